@@ -237,18 +237,17 @@ typedef struct rule_cache {
 static void validate_File(bf_vctx *v, const j3d_File_view *s)
 {
     bf_ctx *c = &v->c;
-    bf_check_enum(v, &enum_FileKind, bf_load_u32be((c->data + s->_offset + 4)), s->_offset + 4, "kind");
+    const uint8_t *base = c->data + s->_offset;
+    bf_check_enum(v, &enum_FileKind, bf_load_u32be(base + 4), s->_offset + 4, "kind");
     static const bf_rule rule_264 = {BF_SEVERITY_ERROR, "section_count", "%d chunks, but a %d-chunk file by its magic",
         "File Header: \"The number of chunks present in this file. 8 for BMD, 9 for BDL\"", "j3d.File.section_count"};
-    if (bf_rule_fails(v, &rule_264, bf_load_u32be(c->data + s->_offset + 4) == J3D_FILE_KIND_BDL4 ? bf_load_u32be(c->data + s->_offset + 12) == 9
-                      : bf_load_u32be(c->data + s->_offset + 12) == 8))
-        bf_rule_report(v, &rule_264, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_load_u32be(c->data + s->_offset + 12)},
-                       {.i = bf_load_u32be(c->data + s->_offset + 4) == J3D_FILE_KIND_BDL4 ? 9 : 8}});
+    if (bf_rule_fails(v, &rule_264, bf_load_u32be(base + 4) == J3D_FILE_KIND_BDL4 ? bf_load_u32be(base + 12) == 9 : bf_load_u32be(base + 12) == 8))
+        bf_rule_report(v, &rule_264, (int64_t)(s->_offset + 12),
+                       (const bf_rule_value[]){{.i = bf_load_u32be(base + 12)}, {.i = bf_load_u32be(base + 4) == J3D_FILE_KIND_BDL4 ? 9 : 8}});
     static const bf_rule rule_268 = {BF_SEVERITY_ERROR, "file_size", "header says %d bytes, but the file has %d", "File Header: \"The total size of the file\"",
         "j3d.File.file_size"};
-    if (bf_rule_fails(v, &rule_268, bf_load_u32be(c->data + s->_offset + 8) == (int64_t)c->size))
-        bf_rule_report(v, &rule_268, (int64_t)(s->_offset + 8),
-                       (const bf_rule_value[]){{.i = bf_load_u32be(c->data + s->_offset + 8)}, {.i = (int64_t)c->size}});
+    if (bf_rule_fails(v, &rule_268, bf_load_u32be(base + 8) == (int64_t)c->size))
+        bf_rule_report(v, &rule_268, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u32be(base + 8)}, {.i = (int64_t)c->size}});
     static const bf_rule rule_272 = {BF_SEVERITY_ERROR, "trailing", "%d bytes after the last section: the section sizes do not chain to the end of the file",
         "Every section: \"The total size of this chunk\" (sections follow one another to the end of the file)", "j3d.File.trailing"};
     if (bf_rule_fails(v, &rule_272, (int64_t)s->trailing_count == 0))
@@ -269,7 +268,7 @@ static void validate_File(bf_vctx *v, const j3d_File_view *s)
             q1 += bf_load_u32be(c->data + (&it1)->_offset + 0) == J3D_SECTION_TAG_MDL3;
         }
     }
-    if (bf_rule_fails(v, &rule_280, bf_load_u32be(c->data + s->_offset + 4) == J3D_FILE_KIND_BDL4 || q1 == 0))
+    if (bf_rule_fails(v, &rule_280, bf_load_u32be(base + 4) == J3D_FILE_KIND_BDL4 || q1 == 0))
         bf_rule_report(v, &rule_280, (int64_t)(s->_offset + 32), NULL);
     static const bf_rule rule_284 = {BF_SEVERITY_ERROR, "size", "INF1 is %d bytes, not a multiple of 32",
         "Scene Hierarchy: \"The node list is padded to the nearest 32.\"", "j3d.File.size"};
@@ -379,7 +378,8 @@ static void validate_Section(bf_vctx *v, const j3d_Section_view *s)
 static void validate_Inf1(bf_vctx *v, const j3d_Inf1_view *s)
 {
     bf_ctx *c = &v->c;
-    bf_check_flags(v, &flags_LoaderFlags, bf_load_u16be((c->data + s->_offset + 0)), s->_offset + 0, "flags");
+    const uint8_t *base = c->data + s->_offset;
+    bf_check_flags(v, &flags_LoaderFlags, bf_load_u16be(base), s->_offset + 0, "flags");
     static const bf_rule rule_377 = {BF_SEVERITY_ERROR, "data", "joint node %d names joint %d, but JNT1 has %d",
         "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"", "j3d.Inf1.data"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
@@ -422,25 +422,25 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1_view *s)
                        (const bf_rule_value[]){{.i = j3d_Inf1_view_m_levels_opened(c, s)}, {.i = j3d_Inf1_view_m_levels_closed(c, s)}});
     static const bf_rule rule_397 = {BF_SEVERITY_ERROR, "matrix_group_count", "matrix group data count %d, but SHP1 has %d matrix group data entries",
         "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"", "j3d.Inf1.matrix_group_count"};
-    if (bf_rule_fails(v, &rule_397, bf_load_u32be(c->data + s->_offset + 4) == j3d_Inf1_view_m_group_data_count(c, s)))
+    if (bf_rule_fails(v, &rule_397, bf_load_u32be(base + 4) == j3d_Inf1_view_m_group_data_count(c, s)))
         bf_rule_report(v, &rule_397, (int64_t)(s->_offset + 4),
-                       (const bf_rule_value[]){{.i = bf_load_u32be(c->data + s->_offset + 4)}, {.i = j3d_Inf1_view_m_group_data_count(c, s)}});
+                       (const bf_rule_value[]){{.i = bf_load_u32be(base + 4)}, {.i = j3d_Inf1_view_m_group_data_count(c, s)}});
     static const bf_rule rule_401 = {BF_SEVERITY_ERROR, "vertex_count",
         "vertex count %d, but the POSITION buffer holds %d entries of %d bytes (%d bytes with its padding)",
         "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"", "j3d.Inf1.vertex_count"};
-    if (bf_rule_fails(v, &rule_401, j3d_Inf1_view_m_position_bytes(c, s) == 0 || (bf_mul(bf_load_u32be(c->data + s->_offset + 8),
-                      j3d_Inf1_view_m_position_stride(c, s)) <= j3d_Inf1_view_m_position_bytes(c, s) && bf_sub(j3d_Inf1_view_m_position_bytes(c, s),
-                      bf_mul(bf_load_u32be(c->data + s->_offset + 8), j3d_Inf1_view_m_position_stride(c, s))) < 32)))
-        bf_rule_report(v, &rule_401, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u32be(c->data + s->_offset + 8)},
-                       {.i = bf_div(c, j3d_Inf1_view_m_position_bytes(c, s), bf_max(j3d_Inf1_view_m_position_stride(c, s), 1))},
-                       {.i = j3d_Inf1_view_m_position_stride(c, s)}, {.i = j3d_Inf1_view_m_position_bytes(c, s)}});
+    if (bf_rule_fails(v, &rule_401, j3d_Inf1_view_m_position_bytes(c, s) == 0 || (bf_mul(bf_load_u32be(base + 8), j3d_Inf1_view_m_position_stride(c,
+                      s)) <= j3d_Inf1_view_m_position_bytes(c, s) && bf_sub(j3d_Inf1_view_m_position_bytes(c, s), bf_mul(bf_load_u32be(base + 8),
+                      j3d_Inf1_view_m_position_stride(c, s))) < 32)))
+        bf_rule_report(v, &rule_401, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u32be(base + 8)}, {.i = bf_div(c,
+                       j3d_Inf1_view_m_position_bytes(c, s), bf_max(j3d_Inf1_view_m_position_stride(c, s), 1))}, {.i = j3d_Inf1_view_m_position_stride(c, s)},
+                       {.i = j3d_Inf1_view_m_position_bytes(c, s)}});
     static const bf_rule rule_406 = {BF_SEVERITY_WARNING, "vertex_count", "vertex count %d, but the POSITION buffer holds %d entries before its padding",
         "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)",
         "j3d.Inf1.vertex_count_2"};
-    if (bf_rule_fails(v, &rule_406, j3d_Inf1_view_m_position_components(c, s) == 0 || bf_mul(bf_load_u32be(c->data + s->_offset + 8),
-                      j3d_Inf1_view_m_position_components(c, s)) == j3d_Inf1_view_m_position_values(c, s)))
-        bf_rule_report(v, &rule_406, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u32be(c->data + s->_offset + 8)},
-                       {.i = bf_div(c, j3d_Inf1_view_m_position_values(c, s), bf_max(j3d_Inf1_view_m_position_components(c, s), 1))}});
+    if (bf_rule_fails(v, &rule_406, j3d_Inf1_view_m_position_components(c, s) == 0 || bf_mul(bf_load_u32be(base + 8), j3d_Inf1_view_m_position_components(c,
+                      s)) == j3d_Inf1_view_m_position_values(c, s)))
+        bf_rule_report(v, &rule_406, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u32be(base + 8)}, {.i = bf_div(c,
+                       j3d_Inf1_view_m_position_values(c, s), bf_max(j3d_Inf1_view_m_position_components(c, s), 1))}});
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         j3d_SceneNode_view e = j3d_Inf1_view_nodes_at(s, i);
         if (bf_push(c, "nodes", i)) {
@@ -453,7 +453,8 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1_view *s)
 static void validate_SceneNode(bf_vctx *v, const j3d_SceneNode_view *s)
 {
     bf_ctx *c = &v->c;
-    bf_check_enum(v, &enum_NodeType, bf_load_u16be((c->data + s->_offset + 0)), s->_offset + 0, "type");
+    const uint8_t *base = c->data + s->_offset;
+    bf_check_enum(v, &enum_NodeType, bf_load_u16be(base), s->_offset + 0, "type");
 }
 
 static void validate_Vtx1(bf_vctx *v, const j3d_Vtx1_view *s)
@@ -541,41 +542,41 @@ static void validate_Vtx1(bf_vctx *v, const j3d_Vtx1_view *s)
 static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat_view *s)
 {
     bf_ctx *c = &v->c;
-    bf_check_enum(v, &enum_VertexAttribute, bf_load_u32be((c->data + s->_offset + 0)), s->_offset + 0, "attr");
-    bf_check_enum(v, &enum_ComponentCount, bf_load_u32be((c->data + s->_offset + 4)), s->_offset + 4, "component_count");
+    const uint8_t *base = c->data + s->_offset;
+    bf_check_enum(v, &enum_VertexAttribute, bf_load_u32be(base), s->_offset + 0, "attr");
+    bf_check_enum(v, &enum_ComponentCount, bf_load_u32be(base + 4), s->_offset + 4, "component_count");
     static const bf_rule rule_625 = {BF_SEVERITY_ERROR, "data_type", "data type %d is not one of the %d types of this attribute",
         "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)", "j3d.VertexFormat.data_type"};
-    if (bf_rule_fails(v, &rule_625, bf_load_u32be(c->data + s->_offset + 0) == J3D_VERTEX_ATTRIBUTE_LIST_END
-                      || (bf_load_u32be(c->data + s->_offset + 0) == J3D_VERTEX_ATTRIBUTE_COLOR0
-                      || bf_load_u32be(c->data + s->_offset + 0) == J3D_VERTEX_ATTRIBUTE_COLOR1 ? bf_load_u32be(c->data + s->_offset + 8) <= 5
-                      : bf_load_u32be(c->data + s->_offset + 8) <= 4)))
-        bf_rule_report(v, &rule_625, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u32be(c->data + s->_offset + 8)},
-                       {.i = bf_load_u32be(c->data + s->_offset + 0) == J3D_VERTEX_ATTRIBUTE_COLOR0
-                       || bf_load_u32be(c->data + s->_offset + 0) == J3D_VERTEX_ATTRIBUTE_COLOR1 ? 6 : 5}});
+    if (bf_rule_fails(v, &rule_625, bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_LIST_END || (bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_COLOR0
+                      || bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_COLOR1 ? bf_load_u32be(base + 8) <= 5 : bf_load_u32be(base + 8) <= 4)))
+        bf_rule_report(v, &rule_625, (int64_t)(s->_offset + 8),
+                       (const bf_rule_value[]){{.i = bf_load_u32be(base + 8)}, {.i = bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_COLOR0
+                       || bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_COLOR1 ? 6 : 5}});
     static const bf_rule rule_629 = {BF_SEVERITY_ERROR, "component_count", "component count %d is not one of this attribute's",
         "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")",
         "j3d.VertexFormat.component_count"};
-    if (bf_rule_fails(v, &rule_629, bf_load_u32be(c->data + s->_offset + 0) == J3D_VERTEX_ATTRIBUTE_LIST_END
-                      || bf_load_u32be(c->data + s->_offset + 4) <= (bf_load_u32be(c->data + s->_offset + 0) == J3D_VERTEX_ATTRIBUTE_NORMAL
-                      || bf_load_u32be(c->data + s->_offset + 0) == J3D_VERTEX_ATTRIBUTE_TANGENT ? 2 : 1)))
-        bf_rule_report(v, &rule_629, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(c->data + s->_offset + 4)}});
+    if (bf_rule_fails(v, &rule_629, bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_LIST_END
+                      || bf_load_u32be(base + 4) <= (bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_NORMAL || bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_TANGENT
+                      ? 2 : 1)))
+        bf_rule_report(v, &rule_629, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(base + 4)}});
 }
 
 static void validate_Evp1(bf_vctx *v, const j3d_Evp1_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     static const bf_rule rule_744 = {BF_SEVERITY_ERROR, "matrix_table_offset", "%d inverse bind matrices, but JNT1 has %d joints",
         "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"",
         "j3d.Evp1.matrix_table_offset"};
-    if (bf_rule_fails(v, &rule_744, bf_load_u32be(c->data + s->_offset + 16) == 0 || (int64_t)s->inverse_bind_matrices_count == j3d_File_view_m_joint_count(c,
+    if (bf_rule_fails(v, &rule_744, bf_load_u32be(base + 16) == 0 || (int64_t)s->inverse_bind_matrices_count == j3d_File_view_m_joint_count(c,
                       ((const j3d_File_view *)c->root))))
         bf_rule_report(v, &rule_744, (int64_t)(s->_offset + 16), (const bf_rule_value[]){{.i = (int64_t)s->inverse_bind_matrices_count},
                        {.i = j3d_File_view_m_joint_count(c, ((const j3d_File_view *)c->root))}});
     static const bf_rule rule_748 = {BF_SEVERITY_ERROR, "matrix_table_offset", "the inverse bind matrices start at 0x%x, not aligned to 4",
         "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"",
         "j3d.Evp1.matrix_table_offset_2"};
-    if (bf_rule_fails(v, &rule_748, bf_mod(c, bf_load_u32be(c->data + s->_offset + 16), 4) == 0))
-        bf_rule_report(v, &rule_748, (int64_t)(s->_offset + 16), (const bf_rule_value[]){{.i = bf_load_u32be(c->data + s->_offset + 16)}});
+    if (bf_rule_fails(v, &rule_748, bf_mod(c, bf_load_u32be(base + 16), 4) == 0))
+        bf_rule_report(v, &rule_748, (int64_t)(s->_offset + 16), (const bf_rule_value[]){{.i = bf_load_u32be(base + 16)}});
     static const bf_rule rule_752 = {BF_SEVERITY_ERROR, "", "envelope %d names a joint outside JNT1's %d",
         "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"", "j3d.Evp1.joint_indices"};
     {
@@ -619,6 +620,7 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1_view *s)
 static void validate_Drw1(bf_vctx *v, const j3d_Drw1_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     for (uint32_t i = 0; i < s->types_count; i++) {
         if (bf_push(c, "types", i)) {
             bf_check_enum(v, &enum_DrawType, (c->data + s->types_at + (size_t)i * 1)[0], s->types_at + (uint64_t)i * 1, NULL);
@@ -652,37 +654,35 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1_view *s)
     }
     static const bf_rule rule_811 = {BF_SEVERITY_ERROR, "id_list_offset", "the type list (%d bytes at 0x%x) and the id list at 0x%x overlap",
         "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"", "j3d.Drw1.id_list_offset"};
-    if (bf_rule_fails(v, &rule_811,
-                      bf_add(bf_load_u32be(c->data + s->_offset + 4), bf_load_u16be(c->data + s->_offset + 0)) <= bf_load_u32be(c->data + s->_offset + 8)
-                      || bf_add(bf_load_u32be(c->data + s->_offset + 8),
-                      bf_mul(2, bf_load_u16be(c->data + s->_offset + 0))) <= bf_load_u32be(c->data + s->_offset + 4)))
-        bf_rule_report(v, &rule_811, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u16be(c->data + s->_offset + 0)},
-                       {.i = bf_load_u32be(c->data + s->_offset + 4)}, {.i = bf_load_u32be(c->data + s->_offset + 8)}});
+    if (bf_rule_fails(v, &rule_811, bf_add(bf_load_u32be(base + 4), bf_load_u16be(base)) <= bf_load_u32be(base + 8) || bf_add(bf_load_u32be(base + 8),
+                      bf_mul(2, bf_load_u16be(base))) <= bf_load_u32be(base + 4)))
+        bf_rule_report(v, &rule_811, (int64_t)(s->_offset + 8),
+                       (const bf_rule_value[]){{.i = bf_load_u16be(base)}, {.i = bf_load_u32be(base + 4)}, {.i = bf_load_u32be(base + 8)}});
 }
 
 static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     static const bf_rule rule_840 = {BF_SEVERITY_ERROR, "", "remap entry %d is %d, outside the %d joints",
         "JNT1: \"Remap table offset\" (one joint data entry per joint)", "j3d.Jnt1.remap"};
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
-            if (bf_rule_fails(v, &rule_840,
-                              (int64_t)(bf_load_u16be((c->data + s->remap_at + (size_t)i * 2))) < (int64_t)bf_load_u16be(c->data + s->_offset + 0)))
+            if (bf_rule_fails(v, &rule_840, (int64_t)(bf_load_u16be((c->data + s->remap_at + (size_t)i * 2))) < (int64_t)bf_load_u16be(base)))
                 bf_rule_report(v, &rule_840, s->remap_at + (uint64_t)i * 2,
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)(bf_load_u16be((c->data + s->remap_at + (size_t)i * 2)))},
-                               {.i = bf_load_u16be(c->data + s->_offset + 0)}});
+                               {.i = bf_load_u16be(base)}});
             bf_pop(c);
         }
     }
     static const bf_rule rule_844 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d joints", "JNT1: \"Name table offset\" (a name per joint)",
         "j3d.Jnt1.name_table_offset"};
     j3d_NameTable_view sub1 = j3d_Jnt1_view_names(s);
-    if (bf_rule_fails(v, &rule_844, bf_load_u32be(c->data + s->_offset + 12) == 0 || bf_load_u16be((s->has_names ? c->data + (&sub1)->_offset + 0
-                      : bf_view_zeros)) == bf_load_u16be(c->data + s->_offset + 0))) {
+    if (bf_rule_fails(v, &rule_844,
+                      bf_load_u32be(base + 12) == 0 || bf_load_u16be((s->has_names ? c->data + (&sub1)->_offset + 0 : bf_view_zeros)) == bf_load_u16be(base))) {
         j3d_NameTable_view sub2 = j3d_Jnt1_view_names(s);
         bf_rule_report(v, &rule_844, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0
-                       : bf_view_zeros))}, {.i = bf_load_u16be(c->data + s->_offset + 0)}});
+                       : bf_view_zeros))}, {.i = bf_load_u16be(base)}});
     }
     for (uint32_t i = 0; i < s->joints_count; i++) {
         j3d_Joint_view e = j3d_Jnt1_view_joints_at(s, i);
@@ -696,12 +696,14 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1_view *s)
 static void validate_Joint(bf_vctx *v, const j3d_Joint_view *s)
 {
     bf_ctx *c = &v->c;
-    bf_check_enum(v, &enum_ScaleInheritance, (c->data + s->_offset + 2)[0], s->_offset + 2, "scale_inheritance");
+    const uint8_t *base = c->data + s->_offset;
+    bf_check_enum(v, &enum_ScaleInheritance, (base + 2)[0], s->_offset + 2, "scale_inheritance");
 }
 
 static void validate_Shp1(bf_vctx *v, const j3d_Shp1_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     static const bf_rule rule_974 = {BF_SEVERITY_ERROR, "group_data_offset", "%d matrix group data entries, but the shapes have %d matrix groups",
         "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"", "j3d.Shp1.group_data_offset"};
     if (bf_rule_fails(v, &rule_974, (int64_t)s->group_data_count == j3d_Shp1_view_m_shape_group_count(c, s)))
@@ -774,11 +776,11 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1_view *s)
     static const bf_rule rule_998 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d shapes", "SHP1: \"Name table offset\" (a name per shape)",
         "j3d.Shp1.name_table_offset"};
     j3d_NameTable_view sub2 = j3d_Shp1_view_names(s);
-    if (bf_rule_fails(v, &rule_998, bf_load_u32be(c->data + s->_offset + 12) == 0 || bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0
-                      : bf_view_zeros)) == bf_load_u16be(c->data + s->_offset + 0))) {
+    if (bf_rule_fails(v, &rule_998,
+                      bf_load_u32be(base + 12) == 0 || bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0 : bf_view_zeros)) == bf_load_u16be(base))) {
         j3d_NameTable_view sub3 = j3d_Shp1_view_names(s);
         bf_rule_report(v, &rule_998, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub3)->_offset + 0
-                       : bf_view_zeros))}, {.i = bf_load_u16be(c->data + s->_offset + 0)}});
+                       : bf_view_zeros))}, {.i = bf_load_u16be(base)}});
     }
     for (uint32_t i = 0; i < s->shapes_count; i++) {
         j3d_Shape_view e = j3d_Shp1_view_shapes_at(s, i);
@@ -792,7 +794,8 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1_view *s)
 static void validate_Shape(bf_vctx *v, const j3d_Shape_view *s)
 {
     bf_ctx *c = &v->c;
-    bf_check_enum(v, &enum_ShapeMatrixType, (c->data + s->_offset + 0)[0], s->_offset + 0, "matrix_type");
+    const uint8_t *base = c->data + s->_offset;
+    bf_check_enum(v, &enum_ShapeMatrixType, (base)[0], s->_offset + 0, "matrix_type");
     static const bf_rule rule_1052 = {BF_SEVERITY_ERROR, "attribute_offset", "two indexers for one attribute",
         "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"", "j3d.Shape.attribute_offset"};
     int64_t q1 = 0;
@@ -918,7 +921,7 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape_view *s)
         const uint8_t *it23 = c->data + s->attributes_at + (size_t)i23 * 8;
         if (bf_load_u32be(it23) == J3D_SHAPE_ATTRIBUTE_POSITION_MATRIX) { q23 = 1; break; }
     }
-    if (bf_rule_fails(v, &rule_1063, c->data[s->_offset + 0] != J3D_SHAPE_MATRIX_TYPE_MULTIPLE_JOINTS || j3d_Shape_view_m_blended_groups(c, s) == 0 || q23))
+    if (bf_rule_fails(v, &rule_1063, base[0] != J3D_SHAPE_MATRIX_TYPE_MULTIPLE_JOINTS || j3d_Shape_view_m_blended_groups(c, s) == 0 || q23))
         bf_rule_report(v, &rule_1063, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->_index}, {.i = j3d_Shape_view_m_blended_groups(c, s)}});
     static const bf_rule rule_1070 = {BF_SEVERITY_ERROR, "attribute_offset", "shape %d has no POSITION indices",
         "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\"", "j3d.Shape.attribute_offset_2"};
@@ -948,33 +951,30 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape_view *s)
 static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute_view *s)
 {
     bf_ctx *c = &v->c;
-    bf_check_enum(v, &enum_ShapeAttribute, bf_load_u32be((c->data + s->_offset + 0)), s->_offset + 0, "attr");
-    bf_check_enum(v, &enum_IndexType, bf_load_u32be((c->data + s->_offset + 4)), s->_offset + 4, "index_type");
+    const uint8_t *base = c->data + s->_offset;
+    bf_check_enum(v, &enum_ShapeAttribute, bf_load_u32be(base), s->_offset + 0, "attr");
+    bf_check_enum(v, &enum_IndexType, bf_load_u32be(base + 4), s->_offset + 4, "index_type");
     static const bf_rule rule_1083 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
         "Index Buffer Formats: \"None: Only used for the List End\"", "j3d.IndexAttribute.index_type"};
-    if (bf_rule_fails(v, &rule_1083,
-                      (bf_load_u32be(c->data + s->_offset + 0) == J3D_SHAPE_ATTRIBUTE_LIST_END) == (bf_load_u32be(c->data + s->_offset + 4) == J3D_INDEX_TYPE_NONE)))
-        bf_rule_report(v, &rule_1083, (int64_t)(s->_offset + 4),
-                       (const bf_rule_value[]){{.i = bf_load_u32be(c->data + s->_offset + 0)}, {.i = bf_load_u32be(c->data + s->_offset + 4)}});
+    if (bf_rule_fails(v, &rule_1083, (bf_load_u32be(base) == J3D_SHAPE_ATTRIBUTE_LIST_END) == (bf_load_u32be(base + 4) == J3D_INDEX_TYPE_NONE)))
+        bf_rule_report(v, &rule_1083, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(base)}, {.i = bf_load_u32be(base + 4)}});
     static const bf_rule rule_1087 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
         "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"",
         "j3d.IndexAttribute.index_type_2"};
-    if (bf_rule_fails(v, &rule_1087, bf_load_u32be(c->data + s->_offset + 0) == J3D_SHAPE_ATTRIBUTE_LIST_END
-                      || (bf_load_u32be(c->data + s->_offset + 0) <= J3D_SHAPE_ATTRIBUTE_TEXTURE7_MATRIX) == (bf_load_u32be(c->data + s->_offset + 4) == J3D_INDEX_TYPE_DIRECT)))
-        bf_rule_report(v, &rule_1087, (int64_t)(s->_offset + 4),
-                       (const bf_rule_value[]){{.i = bf_load_u32be(c->data + s->_offset + 0)}, {.i = bf_load_u32be(c->data + s->_offset + 4)}});
+    if (bf_rule_fails(v, &rule_1087, bf_load_u32be(base) == J3D_SHAPE_ATTRIBUTE_LIST_END
+                      || (bf_load_u32be(base) <= J3D_SHAPE_ATTRIBUTE_TEXTURE7_MATRIX) == (bf_load_u32be(base + 4) == J3D_INDEX_TYPE_DIRECT)))
+        bf_rule_report(v, &rule_1087, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(base)}, {.i = bf_load_u32be(base + 4)}});
 }
 
 static void validate_MatrixGroup(bf_vctx *v, const j3d_MatrixGroup_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     static const bf_rule rule_1115 = {BF_SEVERITY_ERROR, "primitive_size", "primitive data of %d bytes at 0x%x is not padded to 32",
         "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"",
         "j3d.MatrixGroup.primitive_size"};
-    if (bf_rule_fails(v, &rule_1115,
-                      bf_mod(c, bf_load_u32be(c->data + s->_offset + 0), 32) == 0 && bf_mod(c, bf_load_u32be(c->data + s->_offset + 4), 32) == 0))
-        bf_rule_report(v, &rule_1115, (int64_t)(s->_offset + 0),
-                       (const bf_rule_value[]){{.i = bf_load_u32be(c->data + s->_offset + 0)}, {.i = bf_load_u32be(c->data + s->_offset + 4)}});
+    if (bf_rule_fails(v, &rule_1115, bf_mod(c, bf_load_u32be(base), 32) == 0 && bf_mod(c, bf_load_u32be(base + 4), 32) == 0))
+        bf_rule_report(v, &rule_1115, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_load_u32be(base)}, {.i = bf_load_u32be(base + 4)}});
     if (s->has_primitives) {
         j3d_Primitive_view e;
         for (uint32_t i = 0; i < s->primitives_count; i++) {
@@ -991,12 +991,14 @@ static void validate_MatrixGroup(bf_vctx *v, const j3d_MatrixGroup_view *s)
 static void validate_Primitive(bf_vctx *v, const j3d_Primitive_view *s)
 {
     bf_ctx *c = &v->c;
-    bf_check_enum(v, &enum_PrimitiveType, (c->data + s->_offset + 0)[0], s->_offset + 0, "type");
+    const uint8_t *base = c->data + s->_offset;
+    bf_check_enum(v, &enum_PrimitiveType, (base)[0], s->_offset + 0, "type");
 }
 
 static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     if (s->has_cull_modes) for (uint32_t i = 0; i < s->cull_modes_count; i++) {
         if (bf_push(c, "cull_modes", i)) {
             bf_check_enum(v, &enum_CullMode, bf_load_u32be((c->data + s->cull_modes_at + (size_t)i * 4)), s->cull_modes_at + (uint64_t)i * 4, NULL);
@@ -1017,18 +1019,18 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
     static const bf_rule rule_1518 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d materials",
         "MAT3 name table (public layout): a name per material", "j3d.Mat3.name_table_offset"};
     j3d_NameTable_view sub1 = j3d_Mat3_view_names(s);
-    if (bf_rule_fails(v, &rule_1518, bf_load_u32be(c->data + s->_offset + 12) == 0 || bf_load_u16be((s->has_names ? c->data + (&sub1)->_offset + 0
-                      : bf_view_zeros)) == bf_load_u16be(c->data + s->_offset + 0))) {
+    if (bf_rule_fails(v, &rule_1518,
+                      bf_load_u32be(base + 12) == 0 || bf_load_u16be((s->has_names ? c->data + (&sub1)->_offset + 0 : bf_view_zeros)) == bf_load_u16be(base))) {
         j3d_NameTable_view sub2 = j3d_Mat3_view_names(s);
         bf_rule_report(v, &rule_1518, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0
-                       : bf_view_zeros))}, {.i = bf_load_u16be(c->data + s->_offset + 0)}});
+                       : bf_view_zeros))}, {.i = bf_load_u16be(base)}});
     }
     static const bf_rule rule_1522 = {BF_SEVERITY_ERROR, "cull_mode_index", "material entry %d uses cull mode %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the cull mode table", "j3d.Mat3.cull_mode_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1522, bf_load_u32be(c->data + s->_offset + 20) == 0 || it[1] < (int64_t)s->cull_modes_count))
+            if (bf_rule_fails(v, &rule_1522, bf_load_u32be(base + 20) == 0 || it[1] < (int64_t)s->cull_modes_count))
                 bf_rule_report(v, &rule_1522, (int64_t)(it + 1 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[1]}, {.i = (int64_t)s->cull_modes_count}});
             bf_pop(c);
@@ -1039,7 +1041,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1527, bf_load_u32be(c->data + s->_offset + 28) == 0 || it[2] < (int64_t)s->color_channel_counts_count))
+            if (bf_rule_fails(v, &rule_1527, bf_load_u32be(base + 28) == 0 || it[2] < (int64_t)s->color_channel_counts_count))
                 bf_rule_report(v, &rule_1527, (int64_t)(it + 2 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[2]}, {.i = (int64_t)s->color_channel_counts_count}});
             bf_pop(c);
@@ -1050,7 +1052,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1532, bf_load_u32be(c->data + s->_offset + 44) == 0 || it[3] < (int64_t)s->tex_gen_counts_count))
+            if (bf_rule_fails(v, &rule_1532, bf_load_u32be(base + 44) == 0 || it[3] < (int64_t)s->tex_gen_counts_count))
                 bf_rule_report(v, &rule_1532, (int64_t)(it + 3 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[3]}, {.i = (int64_t)s->tex_gen_counts_count}});
             bf_pop(c);
@@ -1061,7 +1063,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1537, bf_load_u32be(c->data + s->_offset + 80) == 0 || it[4] < (int64_t)s->tev_stage_counts_count))
+            if (bf_rule_fails(v, &rule_1537, bf_load_u32be(base + 80) == 0 || it[4] < (int64_t)s->tev_stage_counts_count))
                 bf_rule_report(v, &rule_1537, (int64_t)(it + 4 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[4]}, {.i = (int64_t)s->tev_stage_counts_count}});
             bf_pop(c);
@@ -1072,7 +1074,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1542, bf_load_u32be(c->data + s->_offset + 112) == 0 || it[5] < (int64_t)s->z_compares_count))
+            if (bf_rule_fails(v, &rule_1542, bf_load_u32be(base + 112) == 0 || it[5] < (int64_t)s->z_compares_count))
                 bf_rule_report(v, &rule_1542, (int64_t)(it + 5 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[5]}, {.i = (int64_t)s->z_compares_count}});
             bf_pop(c);
@@ -1083,7 +1085,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1547, bf_load_u32be(c->data + s->_offset + 108) == 0 || it[6] < (int64_t)s->z_modes_count))
+            if (bf_rule_fails(v, &rule_1547, bf_load_u32be(base + 108) == 0 || it[6] < (int64_t)s->z_modes_count))
                 bf_rule_report(v, &rule_1547, (int64_t)(it + 6 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[6]}, {.i = (int64_t)s->z_modes_count}});
             bf_pop(c);
@@ -1094,7 +1096,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1552, bf_load_u32be(c->data + s->_offset + 116) == 0 || it[7] < (int64_t)s->dithers_count))
+            if (bf_rule_fails(v, &rule_1552, bf_load_u32be(base + 116) == 0 || it[7] < (int64_t)s->dithers_count))
                 bf_rule_report(v, &rule_1552, (int64_t)(it + 7 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[7]}, {.i = (int64_t)s->dithers_count}});
             bf_pop(c);
@@ -1111,7 +1113,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it3 = it + 8 + (size_t)i3 * 2;
                 if (!(bf_load_u16be(it3) == 65535 || bf_load_u16be(it3) < (int64_t)s->material_colors_count)) { q3 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1557, bf_load_u32be(c->data + s->_offset + 24) == 0 || q3))
+            if (bf_rule_fails(v, &rule_1557, bf_load_u32be(base + 24) == 0 || q3))
                 bf_rule_report(v, &rule_1557, (int64_t)(it + 8 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->material_colors_count}});
             bf_pop(c);
@@ -1128,7 +1130,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it4 = it + 12 + (size_t)i4 * 2;
                 if (!(bf_load_u16be(it4) == 65535 || bf_load_u16be(it4) < (int64_t)s->color_channels_count)) { q4 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1562, bf_load_u32be(c->data + s->_offset + 32) == 0 || q4))
+            if (bf_rule_fails(v, &rule_1562, bf_load_u32be(base + 32) == 0 || q4))
                 bf_rule_report(v, &rule_1562, (int64_t)(it + 12 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->color_channels_count}});
             bf_pop(c);
@@ -1145,7 +1147,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it5 = it + 20 + (size_t)i5 * 2;
                 if (!(bf_load_u16be(it5) == 65535 || bf_load_u16be(it5) < (int64_t)s->ambient_colors_count)) { q5 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1567, bf_load_u32be(c->data + s->_offset + 36) == 0 || q5))
+            if (bf_rule_fails(v, &rule_1567, bf_load_u32be(base + 36) == 0 || q5))
                 bf_rule_report(v, &rule_1567, (int64_t)(it + 20 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->ambient_colors_count}});
             bf_pop(c);
@@ -1161,7 +1163,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it6 = it + 24 + (size_t)i6 * 2;
                 if (!(bf_load_u16be(it6) == 65535 || bf_load_u16be(it6) < (int64_t)s->light_colors_count)) { q6 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1572, bf_load_u32be(c->data + s->_offset + 40) == 0 || q6))
+            if (bf_rule_fails(v, &rule_1572, bf_load_u32be(base + 40) == 0 || q6))
                 bf_rule_report(v, &rule_1572, (int64_t)(it + 24 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->light_colors_count}});
             bf_pop(c);
         }
@@ -1176,7 +1178,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it7 = it + 40 + (size_t)i7 * 2;
                 if (!(bf_load_u16be(it7) == 65535 || bf_load_u16be(it7) < (int64_t)s->tex_gens_count)) { q7 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1577, bf_load_u32be(c->data + s->_offset + 48) == 0 || q7))
+            if (bf_rule_fails(v, &rule_1577, bf_load_u32be(base + 48) == 0 || q7))
                 bf_rule_report(v, &rule_1577, (int64_t)(it + 40 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_gens_count}});
             bf_pop(c);
         }
@@ -1192,7 +1194,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it8 = it + 56 + (size_t)i8 * 2;
                 if (!(bf_load_u16be(it8) == 65535 || bf_load_u16be(it8) < (int64_t)s->post_tex_gens_count)) { q8 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1582, bf_load_u32be(c->data + s->_offset + 52) == 0 || q8))
+            if (bf_rule_fails(v, &rule_1582, bf_load_u32be(base + 52) == 0 || q8))
                 bf_rule_report(v, &rule_1582, (int64_t)(it + 56 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_gens_count}});
             bf_pop(c);
         }
@@ -1207,7 +1209,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it9 = it + 72 + (size_t)i9 * 2;
                 if (!(bf_load_u16be(it9) == 65535 || bf_load_u16be(it9) < (int64_t)s->tex_matrices_count)) { q9 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1587, bf_load_u32be(c->data + s->_offset + 56) == 0 || q9))
+            if (bf_rule_fails(v, &rule_1587, bf_load_u32be(base + 56) == 0 || q9))
                 bf_rule_report(v, &rule_1587, (int64_t)(it + 72 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_matrices_count}});
             bf_pop(c);
         }
@@ -1223,7 +1225,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it10 = it + 92 + (size_t)i10 * 2;
                 if (!(bf_load_u16be(it10) == 65535 || bf_load_u16be(it10) < (int64_t)s->post_tex_matrices_count)) { q10 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1592, bf_load_u32be(c->data + s->_offset + 60) == 0 || q10))
+            if (bf_rule_fails(v, &rule_1592, bf_load_u32be(base + 60) == 0 || q10))
                 bf_rule_report(v, &rule_1592, (int64_t)(it + 92 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_matrices_count}});
             bf_pop(c);
@@ -1239,7 +1241,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it11 = it + 132 + (size_t)i11 * 2;
                 if (!(bf_load_u16be(it11) == 65535 || bf_load_u16be(it11) < (int64_t)s->textures_count)) { q11 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1597, bf_load_u32be(c->data + s->_offset + 64) == 0 || q11))
+            if (bf_rule_fails(v, &rule_1597, bf_load_u32be(base + 64) == 0 || q11))
                 bf_rule_report(v, &rule_1597, (int64_t)(it + 132 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->textures_count}});
             bf_pop(c);
         }
@@ -1254,7 +1256,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it12 = it + 148 + (size_t)i12 * 2;
                 if (!(bf_load_u16be(it12) == 65535 || bf_load_u16be(it12) < (int64_t)s->konst_colors_count)) { q12 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1602, bf_load_u32be(c->data + s->_offset + 76) == 0 || q12))
+            if (bf_rule_fails(v, &rule_1602, bf_load_u32be(base + 76) == 0 || q12))
                 bf_rule_report(v, &rule_1602, (int64_t)(it + 148 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->konst_colors_count}});
             bf_pop(c);
         }
@@ -1269,7 +1271,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it13 = it + 188 + (size_t)i13 * 2;
                 if (!(bf_load_u16be(it13) == 65535 || bf_load_u16be(it13) < (int64_t)s->tev_orders_count)) { q13 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1607, bf_load_u32be(c->data + s->_offset + 68) == 0 || q13))
+            if (bf_rule_fails(v, &rule_1607, bf_load_u32be(base + 68) == 0 || q13))
                 bf_rule_report(v, &rule_1607, (int64_t)(it + 188 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_orders_count}});
             bf_pop(c);
         }
@@ -1284,7 +1286,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it14 = it + 220 + (size_t)i14 * 2;
                 if (!(bf_load_u16be(it14) == 65535 || bf_load_u16be(it14) < (int64_t)s->tev_colors_count)) { q14 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1612, bf_load_u32be(c->data + s->_offset + 72) == 0 || q14))
+            if (bf_rule_fails(v, &rule_1612, bf_load_u32be(base + 72) == 0 || q14))
                 bf_rule_report(v, &rule_1612, (int64_t)(it + 220 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_colors_count}});
             bf_pop(c);
         }
@@ -1299,7 +1301,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it15 = it + 228 + (size_t)i15 * 2;
                 if (!(bf_load_u16be(it15) == 65535 || bf_load_u16be(it15) < (int64_t)s->tev_stages_count)) { q15 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1617, bf_load_u32be(c->data + s->_offset + 84) == 0 || q15))
+            if (bf_rule_fails(v, &rule_1617, bf_load_u32be(base + 84) == 0 || q15))
                 bf_rule_report(v, &rule_1617, (int64_t)(it + 228 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_stages_count}});
             bf_pop(c);
         }
@@ -1314,7 +1316,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it16 = it + 260 + (size_t)i16 * 2;
                 if (!(bf_load_u16be(it16) == 65535 || bf_load_u16be(it16) < (int64_t)s->swap_modes_count)) { q16 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1622, bf_load_u32be(c->data + s->_offset + 88) == 0 || q16))
+            if (bf_rule_fails(v, &rule_1622, bf_load_u32be(base + 88) == 0 || q16))
                 bf_rule_report(v, &rule_1622, (int64_t)(it + 260 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_modes_count}});
             bf_pop(c);
         }
@@ -1329,7 +1331,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it17 = it + 292 + (size_t)i17 * 2;
                 if (!(bf_load_u16be(it17) == 65535 || bf_load_u16be(it17) < (int64_t)s->swap_tables_count)) { q17 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1627, bf_load_u32be(c->data + s->_offset + 92) == 0 || q17))
+            if (bf_rule_fails(v, &rule_1627, bf_load_u32be(base + 92) == 0 || q17))
                 bf_rule_report(v, &rule_1627, (int64_t)(it + 292 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_tables_count}});
             bf_pop(c);
         }
@@ -1339,8 +1341,8 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1632, bf_load_u32be(c->data + s->_offset + 96) == 0 || bf_load_u16be(it + 324) == 65535
-                              || bf_load_u16be(it + 324) < (int64_t)s->fogs_count))
+            if (bf_rule_fails(v, &rule_1632,
+                              bf_load_u32be(base + 96) == 0 || bf_load_u16be(it + 324) == 65535 || bf_load_u16be(it + 324) < (int64_t)s->fogs_count))
                 bf_rule_report(v, &rule_1632, (int64_t)(it + 324 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 324)}, {.i = (int64_t)s->fogs_count}});
             bf_pop(c);
@@ -1351,8 +1353,8 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1637, bf_load_u32be(c->data + s->_offset + 100) == 0 || bf_load_u16be(it + 326) == 65535
-                              || bf_load_u16be(it + 326) < (int64_t)s->alpha_compares_count))
+            if (bf_rule_fails(v, &rule_1637,
+                              bf_load_u32be(base + 100) == 0 || bf_load_u16be(it + 326) == 65535 || bf_load_u16be(it + 326) < (int64_t)s->alpha_compares_count))
                 bf_rule_report(v, &rule_1637, (int64_t)(it + 326 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 326)}, {.i = (int64_t)s->alpha_compares_count}});
             bf_pop(c);
@@ -1363,8 +1365,8 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1642, bf_load_u32be(c->data + s->_offset + 104) == 0 || bf_load_u16be(it + 328) == 65535
-                              || bf_load_u16be(it + 328) < (int64_t)s->blend_modes_count))
+            if (bf_rule_fails(v, &rule_1642,
+                              bf_load_u32be(base + 104) == 0 || bf_load_u16be(it + 328) == 65535 || bf_load_u16be(it + 328) < (int64_t)s->blend_modes_count))
                 bf_rule_report(v, &rule_1642, (int64_t)(it + 328 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 328)}, {.i = (int64_t)s->blend_modes_count}});
             bf_pop(c);
@@ -1375,8 +1377,8 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1647, bf_load_u32be(c->data + s->_offset + 120) == 0 || bf_load_u16be(it + 330) == 65535
-                              || bf_load_u16be(it + 330) < (int64_t)s->nbt_scales_count))
+            if (bf_rule_fails(v, &rule_1647,
+                              bf_load_u32be(base + 120) == 0 || bf_load_u16be(it + 330) == 65535 || bf_load_u16be(it + 330) < (int64_t)s->nbt_scales_count))
                 bf_rule_report(v, &rule_1647, (int64_t)(it + 330 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 330)}, {.i = (int64_t)s->nbt_scales_count}});
             bf_pop(c);
@@ -1387,6 +1389,7 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
 static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     rule_cache *VC = v->cache;
     static const bf_rule rule_1956 = {BF_SEVERITY_ERROR, "material_count", "%d display lists, but MAT3 has %d materials",
         "MDL3 (public layout): one display list per material of MAT3", "j3d.Mdl3.material_count"};
@@ -1405,10 +1408,9 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3_view *s)
         VC->set[0] = 1;
         VC->i[0] = q1;
     }
-    if (bf_rule_fails(v, &rule_1956,
-                      q1 != 1 || bf_load_u16be(c->data + s->_offset + 0) == j3d_File_view_m_mat3_material_count(c, ((const j3d_File_view *)c->root))))
-        bf_rule_report(v, &rule_1956, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_load_u16be(c->data + s->_offset + 0)},
-                       {.i = j3d_File_view_m_mat3_material_count(c, ((const j3d_File_view *)c->root))}});
+    if (bf_rule_fails(v, &rule_1956, q1 != 1 || bf_load_u16be(base) == j3d_File_view_m_mat3_material_count(c, ((const j3d_File_view *)c->root))))
+        bf_rule_report(v, &rule_1956, (int64_t)(s->_offset + 0),
+                       (const bf_rule_value[]){{.i = bf_load_u16be(base)}, {.i = j3d_File_view_m_mat3_material_count(c, ((const j3d_File_view *)c->root))}});
     for (uint32_t i = 0; i < s->packets_count; i++) {
         j3d_Mdl3Packet_view e = j3d_Mdl3_view_packets_at(s, i);
         if (bf_push(c, "packets", i)) {
@@ -1421,23 +1423,25 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3_view *s)
 static void validate_Mdl3Packet(bf_vctx *v, const j3d_Mdl3Packet_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     static const bf_rule rule_1974 = {BF_SEVERITY_ERROR, "size", "display list of %d bytes, not padded to 32",
         "MDL3 display lists (public layout): GX display lists are padded to 32 bytes", "j3d.Mdl3Packet.size"};
-    if (bf_rule_fails(v, &rule_1974, bf_mod(c, bf_load_u32be(c->data + s->_offset + 4), 32) == 0))
-        bf_rule_report(v, &rule_1974, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(c->data + s->_offset + 4)}});
+    if (bf_rule_fails(v, &rule_1974, bf_mod(c, bf_load_u32be(base + 4), 32) == 0))
+        bf_rule_report(v, &rule_1974, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(base + 4)}});
 }
 
 static void validate_Tex1(bf_vctx *v, const j3d_Tex1_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     static const bf_rule rule_2060 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d textures", "TEX1: \"Name table offset\" (a name per texture)",
         "j3d.Tex1.name_table_offset"};
     j3d_NameTable_view sub1 = j3d_Tex1_view_names(s);
-    if (bf_rule_fails(v, &rule_2060, bf_load_u32be(c->data + s->_offset + 8) == 0 || bf_load_u16be((s->has_names ? c->data + (&sub1)->_offset + 0
-                      : bf_view_zeros)) == bf_load_u16be(c->data + s->_offset + 0))) {
+    if (bf_rule_fails(v, &rule_2060,
+                      bf_load_u32be(base + 8) == 0 || bf_load_u16be((s->has_names ? c->data + (&sub1)->_offset + 0 : bf_view_zeros)) == bf_load_u16be(base))) {
         j3d_NameTable_view sub2 = j3d_Tex1_view_names(s);
         bf_rule_report(v, &rule_2060, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0
-                       : bf_view_zeros))}, {.i = bf_load_u16be(c->data + s->_offset + 0)}});
+                       : bf_view_zeros))}, {.i = bf_load_u16be(base)}});
     }
     for (uint32_t i = 0; i < s->headers_count; i++) {
         j3d_BtiHeader_view e = j3d_Tex1_view_headers_at(s, i);
@@ -1451,12 +1455,13 @@ static void validate_Tex1(bf_vctx *v, const j3d_Tex1_view *s)
 static void validate_BtiHeader(bf_vctx *v, const j3d_BtiHeader_view *s)
 {
     bf_ctx *c = &v->c;
-    bf_check_enum(v, &enum_TextureFormat, (c->data + s->_offset + 0)[0], s->_offset + 0, "format");
-    bf_check_enum(v, &enum_WrapMode, (c->data + s->_offset + 6)[0], s->_offset + 6, "wrap_s");
-    bf_check_enum(v, &enum_WrapMode, (c->data + s->_offset + 7)[0], s->_offset + 7, "wrap_t");
-    bf_check_enum(v, &enum_PaletteFormat, (c->data + s->_offset + 9)[0], s->_offset + 9, "palette_format");
-    bf_check_enum(v, &enum_TextureFilter, (c->data + s->_offset + 20)[0], s->_offset + 20, "min_filter");
-    bf_check_enum(v, &enum_TextureFilter, (c->data + s->_offset + 21)[0], s->_offset + 21, "mag_filter");
+    const uint8_t *base = c->data + s->_offset;
+    bf_check_enum(v, &enum_TextureFormat, (base)[0], s->_offset + 0, "format");
+    bf_check_enum(v, &enum_WrapMode, (base + 6)[0], s->_offset + 6, "wrap_s");
+    bf_check_enum(v, &enum_WrapMode, (base + 7)[0], s->_offset + 7, "wrap_t");
+    bf_check_enum(v, &enum_PaletteFormat, (base + 9)[0], s->_offset + 9, "palette_format");
+    bf_check_enum(v, &enum_TextureFilter, (base + 20)[0], s->_offset + 20, "min_filter");
+    bf_check_enum(v, &enum_TextureFilter, (base + 21)[0], s->_offset + 21, "mag_filter");
 }
 
 /* File.jnt1_sections: JNT1 sections in the file. */

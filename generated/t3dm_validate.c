@@ -219,21 +219,19 @@ static void validate_File(bf_vctx *v, const t3dm_File_view *s)
 static void validate_Header(bf_vctx *v, const t3dm_Header_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     static const bf_rule rule_213 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
         "Header: \"AABB min (model space)\", \"AABB max (model space)\"", "t3dm.Header.aabb_min"};
-    if (bf_rule_fails(v, &rule_213, bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 32, 2, 3, 0))) <= bf_s16(bf_load_u16be(bf_view_elem(c,
-                      c->data + s->_offset + 38, 2, 3, 0))) && bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 32, 2, 3,
-                      1))) <= bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 38, 2, 3, 1))) && bf_s16(bf_load_u16be(bf_view_elem(c,
-                      c->data + s->_offset + 32, 2, 3, 2))) <= bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 38, 2, 3, 2)))))
-        bf_rule_report(v, &rule_213, (int64_t)(s->_offset + 32), (const bf_rule_value[]){{.i = bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 32,
-                       2, 3, 0)))}, {.i = bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 32, 2, 3, 1)))},
-                       {.i = bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 32, 2, 3, 2)))}, {.i = bf_s16(bf_load_u16be(bf_view_elem(c,
-                       c->data + s->_offset + 38, 2, 3, 0)))}, {.i = bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 38, 2, 3, 1)))},
-                       {.i = bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 38, 2, 3, 2)))}});
+    if (bf_rule_fails(v, &rule_213, bf_s16(bf_load_u16be(base + 32)) <= bf_s16(bf_load_u16be(base + 38))
+                      && bf_s16(bf_load_u16be(base + 34)) <= bf_s16(bf_load_u16be(base + 40))
+                      && bf_s16(bf_load_u16be(base + 36)) <= bf_s16(bf_load_u16be(base + 42))))
+        bf_rule_report(v, &rule_213, (int64_t)(s->_offset + 32), (const bf_rule_value[]){{.i = bf_s16(bf_load_u16be(base + 32))},
+                       {.i = bf_s16(bf_load_u16be(base + 34))}, {.i = bf_s16(bf_load_u16be(base + 36))}, {.i = bf_s16(bf_load_u16be(base + 38))},
+                       {.i = bf_s16(bf_load_u16be(base + 40))}, {.i = bf_s16(bf_load_u16be(base + 42))}});
     static const bf_rule rule_217 = {BF_SEVERITY_ERROR, "total_vertex_count", "total vertex count %d is odd, but vertices are stored in pairs",
         "Vertex: \"Interleaved data for two vertices.\"", "t3dm.Header.total_vertex_count"};
-    if (bf_rule_fails(v, &rule_217, bf_mod(c, bf_load_u16be(c->data + s->_offset + 8), 2) == 0))
-        bf_rule_report(v, &rule_217, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u16be(c->data + s->_offset + 8)}});
+    if (bf_rule_fails(v, &rule_217, bf_mod(c, bf_load_u16be(base + 8), 2) == 0))
+        bf_rule_report(v, &rule_217, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u16be(base + 8)}});
 }
 
 static void validate_Chunk(bf_vctx *v, const t3dm_Chunk_view *s)
@@ -269,35 +267,34 @@ static void validate_Chunk(bf_vctx *v, const t3dm_Chunk_view *s)
 static void validate_Material(bf_vctx *v, const t3dm_Material_view *s)
 {
     bf_ctx *c = &v->c;
-    bf_check_enum(v, &enum_FogMode, (c->data + s->_offset + 33)[0], s->_offset + 33, "fog_mode");
-    bf_check_flags(v, &flags_ColorFlags, (c->data + s->_offset + 34)[0], s->_offset + 34, "color_flags");
-    bf_check_enum(v, &enum_VertexFX, (c->data + s->_offset + 35)[0], s->_offset + 35, "vertex_fx");
+    const uint8_t *base = c->data + s->_offset;
+    bf_check_enum(v, &enum_FogMode, (base + 33)[0], s->_offset + 33, "fog_mode");
+    bf_check_flags(v, &flags_ColorFlags, (base + 34)[0], s->_offset + 34, "color_flags");
+    bf_check_enum(v, &enum_VertexFX, (base + 35)[0], s->_offset + 35, "vertex_fx");
 }
 
 static void validate_Object(bf_vctx *v, const t3dm_Object_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     static const bf_rule rule_378 = {BF_SEVERITY_ERROR, "material", "material %d but the file has %d material chunks", "Object: \"Material, chunk index\"",
         "t3dm.Object.material"};
-    if (bf_rule_fails(v, &rule_378, bf_load_u32be(c->data + s->_offset + 8) < t3dm_File_view_m_material_chunks(c, ((const t3dm_File_view *)c->root))))
-        bf_rule_report(v, &rule_378, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u32be(c->data + s->_offset + 8)},
-                       {.i = t3dm_File_view_m_material_chunks(c, ((const t3dm_File_view *)c->root))}});
+    if (bf_rule_fails(v, &rule_378, bf_load_u32be(base + 8) < t3dm_File_view_m_material_chunks(c, ((const t3dm_File_view *)c->root))))
+        bf_rule_report(v, &rule_378, (int64_t)(s->_offset + 8),
+                       (const bf_rule_value[]){{.i = bf_load_u32be(base + 8)}, {.i = t3dm_File_view_m_material_chunks(c, ((const t3dm_File_view *)c->root))}});
     static const bf_rule rule_382 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
         "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"", "t3dm.Object.aabb_min"};
-    if (bf_rule_fails(v, &rule_382, bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 20, 2, 3, 0))) <= bf_s16(bf_load_u16be(bf_view_elem(c,
-                      c->data + s->_offset + 26, 2, 3, 0))) && bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 20, 2, 3,
-                      1))) <= bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 26, 2, 3, 1))) && bf_s16(bf_load_u16be(bf_view_elem(c,
-                      c->data + s->_offset + 20, 2, 3, 2))) <= bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 26, 2, 3, 2)))))
-        bf_rule_report(v, &rule_382, (int64_t)(s->_offset + 20), (const bf_rule_value[]){{.i = bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 20,
-                       2, 3, 0)))}, {.i = bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 20, 2, 3, 1)))},
-                       {.i = bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 20, 2, 3, 2)))}, {.i = bf_s16(bf_load_u16be(bf_view_elem(c,
-                       c->data + s->_offset + 26, 2, 3, 0)))}, {.i = bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 26, 2, 3, 1)))},
-                       {.i = bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 26, 2, 3, 2)))}});
+    if (bf_rule_fails(v, &rule_382, bf_s16(bf_load_u16be(base + 20)) <= bf_s16(bf_load_u16be(base + 26))
+                      && bf_s16(bf_load_u16be(base + 22)) <= bf_s16(bf_load_u16be(base + 28))
+                      && bf_s16(bf_load_u16be(base + 24)) <= bf_s16(bf_load_u16be(base + 30))))
+        bf_rule_report(v, &rule_382, (int64_t)(s->_offset + 20), (const bf_rule_value[]){{.i = bf_s16(bf_load_u16be(base + 20))},
+                       {.i = bf_s16(bf_load_u16be(base + 22))}, {.i = bf_s16(bf_load_u16be(base + 24))}, {.i = bf_s16(bf_load_u16be(base + 26))},
+                       {.i = bf_s16(bf_load_u16be(base + 28))}, {.i = bf_s16(bf_load_u16be(base + 30))}});
     static const bf_rule rule_386 = {BF_SEVERITY_WARNING, "triangle_count", "triangle count %d is less than the %d triangles of its parts' index lists",
         "Object: \"Triangle count\"", "t3dm.Object.triangle_count"};
-    if (bf_rule_fails(v, &rule_386, bf_load_u16be(c->data + s->_offset + 6) >= t3dm_Object_view_m_part_triangles(c, s)))
+    if (bf_rule_fails(v, &rule_386, bf_load_u16be(base + 6) >= t3dm_Object_view_m_part_triangles(c, s)))
         bf_rule_report(v, &rule_386, (int64_t)(s->_offset + 6),
-                       (const bf_rule_value[]){{.i = bf_load_u16be(c->data + s->_offset + 6)}, {.i = t3dm_Object_view_m_part_triangles(c, s)}});
+                       (const bf_rule_value[]){{.i = bf_load_u16be(base + 6)}, {.i = t3dm_Object_view_m_part_triangles(c, s)}});
     for (uint32_t i = 0; i < s->parts_count; i++) {
         t3dm_Part_view e = t3dm_Object_view_parts_at(s, i);
         if (bf_push(c, "parts", i)) {
@@ -310,34 +307,34 @@ static void validate_Object(bf_vctx *v, const t3dm_Object_view *s)
 static void validate_Part(bf_vctx *v, const t3dm_Part_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     static const bf_rule rule_443 = {BF_SEVERITY_ERROR, "index_count", "triangle index count %d is not a multiple of 3",
         "Part: \"Triangle Index count\" (three 8-bit indices per triangle)", "t3dm.Part.index_count"};
-    if (bf_rule_fails(v, &rule_443, bf_mod(c, bf_load_u16be(c->data + s->_offset + 12), 3) == 0))
-        bf_rule_report(v, &rule_443, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_load_u16be(c->data + s->_offset + 12)}});
+    if (bf_rule_fails(v, &rule_443, bf_mod(c, bf_load_u16be(base + 12), 3) == 0))
+        bf_rule_report(v, &rule_443, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_load_u16be(base + 12)}});
     static const bf_rule rule_447 = {BF_SEVERITY_ERROR, "index_count", "a triangle index is not below %d, the end of the part's vertex load",
         "Indices: \"Local Indices\" (local to the part's vertex load)", "t3dm.Part.index_count_2"};
     t3dm_PartIndices_view sub2 = t3dm_Part_view_index_data(s);
     int64_t q1 = 1;
     for (uint32_t i1 = 0; i1 < (uint32_t)((&sub2)->triangles_count); i1++) {
         const uint8_t *it1 = c->data + (&sub2)->_offset + 0 + (size_t)i1 * 1;
-        if (!((it1)[0] < bf_add(bf_load_u16be(c->data + s->_offset + 6), bf_load_u16be(c->data + s->_offset + 4)))) { q1 = 0; break; }
+        if (!((it1)[0] < bf_add(bf_load_u16be(base + 6), bf_load_u16be(base + 4)))) { q1 = 0; break; }
     }
     if (bf_rule_fails(v, &rule_447, q1))
-        bf_rule_report(v, &rule_447, (int64_t)(s->_offset + 12),
-                       (const bf_rule_value[]){{.i = bf_add(bf_load_u16be(c->data + s->_offset + 6), bf_load_u16be(c->data + s->_offset + 4))}});
+        bf_rule_report(v, &rule_447, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_add(bf_load_u16be(base + 6), bf_load_u16be(base + 4))}});
     static const bf_rule rule_451 = {BF_SEVERITY_ERROR, "vertex_offset", "vertices %d to %d are not inside the %d of the vertex chunk",
         "Part: \"Vertex src. offset\", \"Vertex count\"", "t3dm.Part.vertex_offset"};
-    if (bf_rule_fails(v, &rule_451, bf_mod(c, bf_load_u32be(c->data + s->_offset + 0), 16) == 0 && bf_add(bf_div(c, bf_load_u32be(c->data + s->_offset + 0),
-                      16), bf_load_u16be(c->data + s->_offset + 4)) <= bf_load_u16be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 8)))
-        bf_rule_report(v, &rule_451, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_div(c, bf_load_u32be(c->data + s->_offset + 0), 16)},
-                       {.i = bf_add(bf_div(c, bf_load_u32be(c->data + s->_offset + 0), 16), bf_load_u16be(c->data + s->_offset + 4))},
+    if (bf_rule_fails(v, &rule_451, bf_mod(c, bf_load_u32be(base), 16) == 0 && bf_add(bf_div(c, bf_load_u32be(base), 16),
+                      bf_load_u16be(base + 4)) <= bf_load_u16be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 8)))
+        bf_rule_report(v, &rule_451, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_div(c, bf_load_u32be(base), 16)},
+                       {.i = bf_add(bf_div(c, bf_load_u32be(base), 16), bf_load_u16be(base + 4))},
                        {.i = bf_load_u16be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 8)}});
     static const bf_rule rule_455 = {BF_SEVERITY_ERROR, "matrix_index", "matrix index %d but the skeleton has %d bones",
         "Part: \"Matrix index, 0xFFFF for none\"", "t3dm.Part.matrix_index"};
-    if (bf_rule_fails(v, &rule_455, bf_load_u16be(c->data + s->_offset + 14) == 65535
-                      || bf_load_u16be(c->data + s->_offset + 14) < t3dm_File_view_m_bone_count(c, ((const t3dm_File_view *)c->root))))
-        bf_rule_report(v, &rule_455, (int64_t)(s->_offset + 14), (const bf_rule_value[]){{.i = bf_load_u16be(c->data + s->_offset + 14)},
-                       {.i = t3dm_File_view_m_bone_count(c, ((const t3dm_File_view *)c->root))}});
+    if (bf_rule_fails(v, &rule_455,
+                      bf_load_u16be(base + 14) == 65535 || bf_load_u16be(base + 14) < t3dm_File_view_m_bone_count(c, ((const t3dm_File_view *)c->root))))
+        bf_rule_report(v, &rule_455, (int64_t)(s->_offset + 14),
+                       (const bf_rule_value[]){{.i = bf_load_u16be(base + 14)}, {.i = t3dm_File_view_m_bone_count(c, ((const t3dm_File_view *)c->root))}});
 }
 
 static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton_view *s)
@@ -370,14 +367,15 @@ static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton_view *s)
 static void validate_Animation(bf_vctx *v, const t3dm_Animation_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     static const bf_rule rule_535 = {BF_SEVERITY_ERROR, "target_type", "channel %d has target type %d, but the first %d channels are the rotations",
         "ChannelMapping: \"They are sorted so that all rotation channels come first.\"", "t3dm.Animation.target_type"};
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const uint8_t *it = c->data + s->_offset + 20 + (size_t)i * 12;
         if (bf_push(c, "channels", i)) {
-            if (bf_rule_fails(v, &rule_535, ((int64_t)i < bf_load_u16be(c->data + s->_offset + 12)) == (it[2] == T3DM_TARGET_TYPE_ROTATION)))
+            if (bf_rule_fails(v, &rule_535, ((int64_t)i < bf_load_u16be(base + 12)) == (it[2] == T3DM_TARGET_TYPE_ROTATION)))
                 bf_rule_report(v, &rule_535, (int64_t)(it + 2 - c->data),
-                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[2]}, {.i = bf_load_u16be(c->data + s->_offset + 12)}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[2]}, {.i = bf_load_u16be(base + 12)}});
             bf_pop(c);
         }
     }
@@ -403,9 +401,8 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation_view *s)
         }
     }
     static const bf_rule rule_550 = {BF_SEVERITY_ERROR, "duration", "negative duration %g", "Animation: \"Duration (seconds)\"", "t3dm.Animation.duration"};
-    if (bf_rule_fails(v, &rule_550, (double)bf_f32_from_bits(bf_load_u32be(c->data + s->_offset + 4)) >= 0))
-        bf_rule_report(v, &rule_550, (int64_t)(s->_offset + 4),
-                       (const bf_rule_value[]){{.f = (double)bf_f32_from_bits(bf_load_u32be(c->data + s->_offset + 4))}});
+    if (bf_rule_fails(v, &rule_550, (double)bf_f32_from_bits(bf_load_u32be(base + 4)) >= 0))
+        bf_rule_report(v, &rule_550, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.f = (double)bf_f32_from_bits(bf_load_u32be(base + 4))}});
     for (uint32_t i = 0; i < s->channels_count; i++) {
         t3dm_ChannelMapping_view e = t3dm_Animation_view_channels_at(s, i);
         if (bf_push(c, "channels", i)) {
@@ -418,12 +415,14 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation_view *s)
 static void validate_ChannelMapping(bf_vctx *v, const t3dm_ChannelMapping_view *s)
 {
     bf_ctx *c = &v->c;
-    bf_check_enum(v, &enum_TargetType, (c->data + s->_offset + 2)[0], s->_offset + 2, "target_type");
+    const uint8_t *base = c->data + s->_offset;
+    bf_check_enum(v, &enum_TargetType, (base + 2)[0], s->_offset + 2, "target_type");
 }
 
 static void validate_Bvh(bf_vctx *v, const t3dm_Bvh_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     static const bf_rule rule_584 = {BF_SEVERITY_ERROR, "value", "inner node's children %d and %d are not among the %d nodes",
         "BVHNode: \"If the data count is 0, the node is an inner node and the index points to the next 2 nodes.\"", "t3dm.Bvh.value"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
@@ -431,10 +430,10 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh_view *s)
         if (bf_push(c, "nodes", i)) {
             if (bf_rule_fails(v, &rule_584, (int64_t)((uint64_t)bf_load_u16be(it + 12) & UINT64_C(0xF)) > 0 || (bf_add((int64_t)i,
                               bf_sext(((uint64_t)bf_load_u16be(it + 12) >> 4) & UINT64_C(0xFFF), 12)) >= 0 && bf_add(bf_add((int64_t)i,
-                              bf_sext(((uint64_t)bf_load_u16be(it + 12) >> 4) & UINT64_C(0xFFF), 12)), 1) < bf_load_u16be(c->data + s->_offset + 0))))
+                              bf_sext(((uint64_t)bf_load_u16be(it + 12) >> 4) & UINT64_C(0xFFF), 12)), 1) < bf_load_u16be(base))))
                 bf_rule_report(v, &rule_584, (int64_t)(it + 12 - c->data), (const bf_rule_value[]){{.i = bf_add((int64_t)i,
                                bf_sext(((uint64_t)bf_load_u16be(it + 12) >> 4) & UINT64_C(0xFFF), 12))}, {.i = bf_add(bf_add((int64_t)i,
-                               bf_sext(((uint64_t)bf_load_u16be(it + 12) >> 4) & UINT64_C(0xFFF), 12)), 1)}, {.i = bf_load_u16be(c->data + s->_offset + 0)}});
+                               bf_sext(((uint64_t)bf_load_u16be(it + 12) >> 4) & UINT64_C(0xFFF), 12)), 1)}, {.i = bf_load_u16be(base)}});
             bf_pop(c);
         }
     }
@@ -446,11 +445,11 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh_view *s)
             if (bf_rule_fails(v, &rule_589, (int64_t)((uint64_t)bf_load_u16be(it + 12) & UINT64_C(0xF)) == 0
                               || (bf_sext(((uint64_t)bf_load_u16be(it + 12) >> 4) & UINT64_C(0xFFF), 12) >= 0
                               && bf_add(bf_sext(((uint64_t)bf_load_u16be(it + 12) >> 4) & UINT64_C(0xFFF), 12),
-                              (int64_t)((uint64_t)bf_load_u16be(it + 12) & UINT64_C(0xF))) <= bf_load_u16be(c->data + s->_offset + 2))))
+                              (int64_t)((uint64_t)bf_load_u16be(it + 12) & UINT64_C(0xF))) <= bf_load_u16be(base + 2))))
                 bf_rule_report(v, &rule_589, (int64_t)(it + 12 - c->data),
                                (const bf_rule_value[]){{.i = bf_sext(((uint64_t)bf_load_u16be(it + 12) >> 4) & UINT64_C(0xFFF), 12)},
                                {.i = bf_add(bf_sext(((uint64_t)bf_load_u16be(it + 12) >> 4) & UINT64_C(0xFFF), 12),
-                               (int64_t)((uint64_t)bf_load_u16be(it + 12) & UINT64_C(0xF)))}, {.i = bf_load_u16be(c->data + s->_offset + 2)}});
+                               (int64_t)((uint64_t)bf_load_u16be(it + 12) & UINT64_C(0xF)))}, {.i = bf_load_u16be(base + 2)}});
             bf_pop(c);
         }
     }
@@ -477,17 +476,15 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh_view *s)
 static void validate_BvhNode(bf_vctx *v, const t3dm_BvhNode_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     static const bf_rule rule_618 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
         "BVHNode: \"AABB min (model space)\"", "t3dm.BvhNode.aabb_min"};
-    if (bf_rule_fails(v, &rule_618, bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 0, 2, 3, 0))) <= bf_s16(bf_load_u16be(bf_view_elem(c,
-                      c->data + s->_offset + 6, 2, 3, 0))) && bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 0, 2, 3,
-                      1))) <= bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 6, 2, 3, 1))) && bf_s16(bf_load_u16be(bf_view_elem(c,
-                      c->data + s->_offset + 0, 2, 3, 2))) <= bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 6, 2, 3, 2)))))
-        bf_rule_report(v, &rule_618, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 0, 2,
-                       3, 0)))}, {.i = bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 0, 2, 3, 1)))}, {.i = bf_s16(bf_load_u16be(bf_view_elem(c,
-                       c->data + s->_offset + 0, 2, 3, 2)))}, {.i = bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 6, 2, 3, 0)))},
-                       {.i = bf_s16(bf_load_u16be(bf_view_elem(c, c->data + s->_offset + 6, 2, 3, 1)))}, {.i = bf_s16(bf_load_u16be(bf_view_elem(c,
-                       c->data + s->_offset + 6, 2, 3, 2)))}});
+    if (bf_rule_fails(v, &rule_618, bf_s16(bf_load_u16be(base)) <= bf_s16(bf_load_u16be(base + 6))
+                      && bf_s16(bf_load_u16be(base + 2)) <= bf_s16(bf_load_u16be(base + 8))
+                      && bf_s16(bf_load_u16be(base + 4)) <= bf_s16(bf_load_u16be(base + 10))))
+        bf_rule_report(v, &rule_618, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_s16(bf_load_u16be(base))},
+                       {.i = bf_s16(bf_load_u16be(base + 2))}, {.i = bf_s16(bf_load_u16be(base + 4))}, {.i = bf_s16(bf_load_u16be(base + 6))},
+                       {.i = bf_s16(bf_load_u16be(base + 8))}, {.i = bf_s16(bf_load_u16be(base + 10))}});
 }
 
 static void validate_StreamData(bf_vctx *v, const t3dm_StreamData_view *s)

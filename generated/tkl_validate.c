@@ -19,34 +19,32 @@ typedef struct rule_cache {
 static void validate_File(bf_vctx *v, const tkl_File_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     static const bf_rule rule_44 = {BF_SEVERITY_ERROR, "empty", "bytes 4..7 are not empty", "Toshi Keyframe Library: \"+4 byte[4] Always empty\"",
         "tkl.File.empty"};
     int64_t q1 = 1;
     for (uint32_t i1 = 0; i1 < (uint32_t)(4); i1++) {
-        const uint8_t *it1 = c->data + s->_offset + 4 + (size_t)i1 * 1;
+        const uint8_t *it1 = base + 4 + (size_t)i1 * 1;
         if (!((it1)[0] == 0)) { q1 = 0; break; }
     }
     if (bf_rule_fails(v, &rule_44, q1))
         bf_rule_report(v, &rule_44, (int64_t)(s->_offset + 4), NULL);
     static const bf_rule rule_48 = {BF_SEVERITY_ERROR, "remaining", "remaining bytes %d but %d bytes follow the field",
         "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file\"", "tkl.File.remaining"};
-    if (bf_rule_fails(v, &rule_48, bf_load_u32le(c->data + s->_offset + 8) == bf_sub((int64_t)c->size, 12)))
-        bf_rule_report(v, &rule_48, (int64_t)(s->_offset + 8),
-                       (const bf_rule_value[]){{.i = bf_load_u32le(c->data + s->_offset + 8)}, {.i = bf_sub((int64_t)c->size, 12)}});
+    if (bf_rule_fails(v, &rule_48, bf_load_u32le(base + 8) == bf_sub((int64_t)c->size, 12)))
+        bf_rule_report(v, &rule_48, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u32le(base + 8)}, {.i = bf_sub((int64_t)c->size, 12)}});
     static const bf_rule rule_52 = {BF_SEVERITY_ERROR, "remaining", "remaining bytes %d but the LUT's %d bytes + 44 are %d",
         "Toshi Keyframe Library: \"+8 uint32 Remaining bytes in file (=bytes in LUT + 44)\"", "tkl.File.remaining_2"};
-    if (bf_rule_fails(v, &rule_52, bf_load_u32le(c->data + s->_offset + 8) == bf_add(bf_load_u32le(c->data + s->_offset + 52), 44)))
-        bf_rule_report(v, &rule_52, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u32le(c->data + s->_offset + 8)},
-                       {.i = bf_load_u32le(c->data + s->_offset + 52)}, {.i = bf_add(bf_load_u32le(c->data + s->_offset + 52), 44)}});
+    if (bf_rule_fails(v, &rule_52, bf_load_u32le(base + 8) == bf_add(bf_load_u32le(base + 52), 44)))
+        bf_rule_report(v, &rule_52, (int64_t)(s->_offset + 8),
+                       (const bf_rule_value[]){{.i = bf_load_u32le(base + 8)}, {.i = bf_load_u32le(base + 52)}, {.i = bf_add(bf_load_u32le(base + 52), 44)}});
     static const bf_rule rule_56 = {BF_SEVERITY_ERROR, "lut_size", "LUT size %d but %d positions and %d rotations take %d bytes",
         "Toshi Keyframe Library: \"+52 uint32 Number of bytes in the LUT\", \"vector3[numPosValues] Position lookup table\", \"quaternion[numRotValues] "
         "Rotation lookup table\"",
         "tkl.File.lut_size"};
-    if (bf_rule_fails(v, &rule_56, bf_load_u32le(c->data + s->_offset + 52) == bf_add(bf_mul(12, bf_load_u32le(c->data + s->_offset + 28)),
-                      bf_mul(16, bf_load_u32le(c->data + s->_offset + 32)))))
-        bf_rule_report(v, &rule_56, (int64_t)(s->_offset + 52), (const bf_rule_value[]){{.i = bf_load_u32le(c->data + s->_offset + 52)},
-                       {.i = bf_load_u32le(c->data + s->_offset + 28)}, {.i = bf_load_u32le(c->data + s->_offset + 32)},
-                       {.i = bf_add(bf_mul(12, bf_load_u32le(c->data + s->_offset + 28)), bf_mul(16, bf_load_u32le(c->data + s->_offset + 32)))}});
+    if (bf_rule_fails(v, &rule_56, bf_load_u32le(base + 52) == bf_add(bf_mul(12, bf_load_u32le(base + 28)), bf_mul(16, bf_load_u32le(base + 32)))))
+        bf_rule_report(v, &rule_56, (int64_t)(s->_offset + 52), (const bf_rule_value[]){{.i = bf_load_u32le(base + 52)}, {.i = bf_load_u32le(base + 28)},
+                       {.i = bf_load_u32le(base + 32)}, {.i = bf_add(bf_mul(12, bf_load_u32le(base + 28)), bf_mul(16, bf_load_u32le(base + 32)))}});
 }
 
 int tkl_view_validate_library(const tkl_library_view *mv, struct bf_findings *out)

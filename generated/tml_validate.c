@@ -88,36 +88,28 @@ static void validate_File(bf_vctx *v, const tml_File_view *s)
 static void validate_Texture(bf_vctx *v, const tml_Texture_view *s)
 {
     bf_ctx *c = &v->c;
-    bf_check_enum(v, &enum_TextureFormat, bf_load_u16le((c->data + s->_offset + 16)), s->_offset + 16, "format");
+    const uint8_t *base = c->data + s->_offset;
+    bf_check_enum(v, &enum_TextureFormat, bf_load_u16le(base + 16), s->_offset + 16, "format");
     static const bf_rule rule_75 = {BF_SEVERITY_ERROR, "id", "texture ID %d is used by %d textures",
         "TML Texture: \"+0 uint32 Texture ID\" (materials name textures by it)", "tml.Texture.id"};
     if (bf_rule_fails(v, &rule_75, tml_Texture_view_m_id_uses(c, s) == 1))
-        bf_rule_report(v, &rule_75, (int64_t)(s->_offset + 0),
-                       (const bf_rule_value[]){{.i = bf_load_u32le(c->data + s->_offset + 0)}, {.i = tml_Texture_view_m_id_uses(c, s)}});
+        bf_rule_report(v, &rule_75, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_load_u32le(base)}, {.i = tml_Texture_view_m_id_uses(c, s)}});
     static const bf_rule rule_79 = {BF_SEVERITY_ERROR, "data_size", "data size %d does not hold %d x %d pixels of format %d",
         "TML Texture: \"+28 byte[dataSize] Image data according to the tmlFormat ; raster formats use row-major order.\"", "tml.Texture.data_size"};
-    if (bf_rule_fails(v, &rule_79, bf_load_u16le(c->data + s->_offset + 16) == TML_TEXTURE_FORMAT_DDS
-                      || bf_load_u32le(c->data + s->_offset + 4) == bf_mul(bf_mul(bf_load_u16le(c->data + s->_offset + 18),
-                      bf_load_u16le(c->data + s->_offset + 20)), bf_load_u16le(c->data + s->_offset + 16) == TML_TEXTURE_FORMAT_RGBA_8888 ? 4
-                      : bf_load_u16le(c->data + s->_offset + 16) == TML_TEXTURE_FORMAT_ARGB_2222 ? 1 : 2)
-                      || ((bf_load_u16le(c->data + s->_offset + 16) == TML_TEXTURE_FORMAT_ARGB_1555
-                      || bf_load_u16le(c->data + s->_offset + 16) == TML_TEXTURE_FORMAT_ARGB_4444)
-                      && bf_load_u32le(c->data + s->_offset + 4) == bf_mul(bf_mul(4, bf_load_u16le(c->data + s->_offset + 18)),
-                      bf_load_u16le(c->data + s->_offset + 20)))))
-        bf_rule_report(v, &rule_79, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32le(c->data + s->_offset + 4)},
-                       {.i = bf_load_u16le(c->data + s->_offset + 18)}, {.i = bf_load_u16le(c->data + s->_offset + 20)},
-                       {.i = bf_load_u16le(c->data + s->_offset + 16)}});
+    if (bf_rule_fails(v, &rule_79, bf_load_u16le(base + 16) == TML_TEXTURE_FORMAT_DDS || bf_load_u32le(base + 4) == bf_mul(bf_mul(bf_load_u16le(base + 18),
+                      bf_load_u16le(base + 20)), bf_load_u16le(base + 16) == TML_TEXTURE_FORMAT_RGBA_8888 ? 4
+                      : bf_load_u16le(base + 16) == TML_TEXTURE_FORMAT_ARGB_2222 ? 1 : 2) || ((bf_load_u16le(base + 16) == TML_TEXTURE_FORMAT_ARGB_1555
+                      || bf_load_u16le(base + 16) == TML_TEXTURE_FORMAT_ARGB_4444) && bf_load_u32le(base + 4) == bf_mul(bf_mul(4, bf_load_u16le(base + 18)),
+                      bf_load_u16le(base + 20)))))
+        bf_rule_report(v, &rule_79, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32le(base + 4)}, {.i = bf_load_u16le(base + 18)},
+                       {.i = bf_load_u16le(base + 20)}, {.i = bf_load_u16le(base + 16)}});
     static const bf_rule rule_85 = {BF_SEVERITY_WARNING, "data_size", "a 16-bit format (%d) stored with 4 bytes per pixel (%d bytes for %d x %d)",
         "TML Texture Format: \"2 ARGB_1555\", \"7 ARGB_4444\" (16 bits per pixel); TML Texture: \"Image data according to the tmlFormat\"",
         "tml.Texture.data_size_2"};
-    if (bf_rule_fails(v, &rule_85,
-                      (bf_load_u16le(c->data + s->_offset + 16) != TML_TEXTURE_FORMAT_ARGB_1555
-                      && bf_load_u16le(c->data + s->_offset + 16) != TML_TEXTURE_FORMAT_ARGB_4444)
-                      || bf_load_u32le(c->data + s->_offset + 4) != bf_mul(bf_mul(4, bf_load_u16le(c->data + s->_offset + 18)),
-                      bf_load_u16le(c->data + s->_offset + 20))))
-        bf_rule_report(v, &rule_85, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u16le(c->data + s->_offset + 16)},
-                       {.i = bf_load_u32le(c->data + s->_offset + 4)}, {.i = bf_load_u16le(c->data + s->_offset + 18)},
-                       {.i = bf_load_u16le(c->data + s->_offset + 20)}});
+    if (bf_rule_fails(v, &rule_85, (bf_load_u16le(base + 16) != TML_TEXTURE_FORMAT_ARGB_1555 && bf_load_u16le(base + 16) != TML_TEXTURE_FORMAT_ARGB_4444)
+                      || bf_load_u32le(base + 4) != bf_mul(bf_mul(4, bf_load_u16le(base + 18)), bf_load_u16le(base + 20))))
+        bf_rule_report(v, &rule_85, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u16le(base + 16)}, {.i = bf_load_u32le(base + 4)},
+                       {.i = bf_load_u16le(base + 18)}, {.i = bf_load_u16le(base + 20)}});
 }
 
 static void validate_Material(bf_vctx *v, const tml_Material_view *s)
@@ -135,6 +127,7 @@ static void validate_Material(bf_vctx *v, const tml_Material_view *s)
 static void validate_TextureRef(bf_vctx *v, const tml_TextureRef_view *s)
 {
     bf_ctx *c = &v->c;
+    const uint8_t *base = c->data + s->_offset;
     static const bf_rule rule_106 = {BF_SEVERITY_ERROR, "id", "texture ID %d is not among the library's %d textures",
         "TML Material: \"+8 uint32[numTextures] The texture IDs of the textures that make up this texture.\"", "tml.TextureRef.id"};
     int64_t q1 = 0;
@@ -144,12 +137,12 @@ static void validate_TextureRef(bf_vctx *v, const tml_TextureRef_view *s)
             if (!(i1 ? tml_File_view_textures_next(((const tml_File_view *)c->root), &it1)
                   : tml_File_view_textures_first(((const tml_File_view *)c->root), &it1)))
                 break;
-            if (bf_load_u32le(c->data + (&it1)->_offset + 0) == bf_load_u32le(c->data + s->_offset + 0)) { q1 = 1; break; }
+            if (bf_load_u32le(c->data + (&it1)->_offset + 0) == bf_load_u32le(base)) { q1 = 1; break; }
         }
     }
     if (bf_rule_fails(v, &rule_106, q1))
-        bf_rule_report(v, &rule_106, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_load_u32le(c->data + s->_offset + 0)},
-                       {.i = (int64_t)((const tml_File_view *)c->root)->textures_count}});
+        bf_rule_report(v, &rule_106, (int64_t)(s->_offset + 0),
+                       (const bf_rule_value[]){{.i = bf_load_u32le(base)}, {.i = (int64_t)((const tml_File_view *)c->root)->textures_count}});
 }
 
 /* Texture.id_uses: Textures of the library with this texture's ID. */

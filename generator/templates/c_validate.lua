@@ -213,6 +213,11 @@ local function view_mode(fmt)
   local ix = c_view.index(fmt)
   local m = { ix = ix, views = true, memos = {} }
   local function t_of() return m.owner end -- (the type whose validator is being written)
+  -- (`base`: where the structure being validated starts, declared when used)
+  local function start_of(fl)
+    if fl.offset then return fl.offset == 0 and "base" or string.format("base + %d", fl.offset) end
+    return string.format("c->data + s->%s_at", fl.name)
+  end
   local vt = function(tname) return c_view.view_type(fmt, tname) end
   local acc = function(tname, what) return vt(tname) .. "_" .. what end
   -- named values through memo functions (m.memos lists them, in the order first used)
@@ -267,6 +272,17 @@ local function view_mode(fmt)
       end
       return { kind = "struct", view = "rec", v = "(&" .. name .. ")", type = fl.type, guard = guard }
     end
+    if fl and not owner and env.self == "s" and not env.self_flat and fl.offset and not fl.cond and fl.kind == "prim" then
+      -- a number of the structure being validated: from where it starts
+      local ptr = start_of(fl)
+      if not fl.array then
+        if fl.prim_size == 1 then -- (a byte is indexed: base[n])
+          return cexpr.prim_piece(fl.prim, (names.load(fl.prim, fl.endian, "base"):gsub("%[0%]", "[" .. fl.offset .. "]", 1)))
+        end
+        return cexpr.prim_piece(fl.prim, names.load(fl.prim, fl.endian, ptr))
+      end
+      if fl.fixed_count then return { kind = "array", p = ptr, count = tostring(fl.fixed_count), field = fl, width = fl.prim_size } end
+    end
     local p = c_view.places.field(env, owner, ref)
     if p.kind == "switch" and o.view == "rec" and not o.guard then
       p.owner_t, p.owner_v = ref.owner, o.lv and ("&" .. o.lv) or o.v
@@ -314,6 +330,19 @@ local function view_mode(fmt)
   end
   function places.element(env, arr, i)
     if arr.rec then c_view.places.refuse("indexing an array of " .. arr.field.type) end
+    local n = tonumber(arr.count)
+    if i.lit and n and i.lit >= 0 and i.lit < n and arr.field.kind == "prim" then
+      -- a constant index inside a constant count: no check to make
+      local fl = arr.field
+      if fl.prim_size == 1 then
+        return cexpr.prim_piece(fl.prim, names.load(fl.prim, fl.endian, "(" .. arr.p .. ")"):gsub("%[0%]", "[" .. i.lit .. "]", 1))
+      end
+      local ptr, k = arr.p, i.lit * arr.width
+      local head, at = ptr:match("^(.-) %+ (%d+)$")
+      if head and not head:find("[?:]") then ptr, k = head, k + tonumber(at) end
+      ptr = k == 0 and ptr or string.format("%s + %d", ptr, k)
+      return cexpr.prim_piece(fl.prim, names.load(fl.prim, fl.endian, ptr))
+    end
     return c_view.places.element(env, arr, i)
   end
   -- a case of a switch: its view, declared before the expression (a view over zeros when the
@@ -355,12 +384,12 @@ local function view_mode(fmt)
   function m.self_type(tname) return vt(tname) end
   function m.value(fl, i)
     if fl.kind ~= "prim" then c_view.places.refuse("a check of a " .. fl.kind .. " field") end
-    local at = field_pos(fl)
     if i then
       if i:find(" ") then i = "(" .. i .. ")" end
-      return names.load(fl.prim, fl.endian, string.format("(c->data + %s + (size_t)%s * %d)", at, i, fl.prim_size))
+      return names.load(fl.prim, fl.endian, string.format("(%s + (size_t)%s * %d)", start_of(fl), i, fl.prim_size))
     end
-    return names.load(fl.prim, fl.endian, "(c->data + " .. at .. ")")
+    if fl.prim_size == 1 then return names.load(fl.prim, fl.endian, "(" .. start_of(fl) .. ")") end
+    return names.load(fl.prim, fl.endian, start_of(fl))
   end
   function m.env(extra)
     local env = { fmt = fmt, ix = ix, self = "s", places = places }
@@ -555,7 +584,8 @@ function V.function_for(fmt, ix, t, needs, cache_slots, mode)
   -- only the names the body uses
   local code = code_only(table.concat(o, "\n"))
   local head = { string.format("static void validate_%s(bf_vctx *v, const %s *s)", t.name, mode.self_type(t.name)), "{" }
-  if uses(code, "c") or uses(code, "R") then head[#head + 1] = "    bf_ctx *c = &v->c;" end
+  if uses(code, "c") or uses(code, "R") or uses(code, "base") then head[#head + 1] = "    bf_ctx *c = &v->c;" end
+  if uses(code, "base") then head[#head + 1] = "    const uint8_t *base = c->data + s->_offset;" end
   if uses(code, "R") then head[#head + 1] = "    const " .. ct(fmt, ix.root.name) .. " *R = c->root;" end
   if uses(code, "VC") then head[#head + 1] = "    rule_cache *VC = v->cache;" end
   if not uses(code, "s") then head[#head + 1] = "    (void)s;" end
