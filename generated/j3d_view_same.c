@@ -423,6 +423,8 @@ static int same_VertexBuffer(const j3d_VertexBuffer_view *v, const j3d_VertexBuf
         for (size_t i = 0; i < s->u8_values_count; i++) {
             if (!((int64_t)(j3d_VertexBuffer_view_u8_values(v, i)) == (int64_t)(s->u8_values[i])))
                 return bf_view_differs(where, n, "VertexBuffer", "u8_values", (int64_t)i);
+            if (bf_f64_bits(j3d_VertexBuffer_view_u8_values_value(v, i)) != bf_f64_bits(s->u8_values_value[i]))
+                return bf_view_differs(where, n, "VertexBuffer", "u8_values", (int64_t)i);
         }
     }
     if (j3d_VertexBuffer_view_has_s8_values(v) != s->has_s8_values)
@@ -432,6 +434,8 @@ static int same_VertexBuffer(const j3d_VertexBuffer_view *v, const j3d_VertexBuf
             return bf_view_differs(where, n, "VertexBuffer", "s8_values", -1);
         for (size_t i = 0; i < s->s8_values_count; i++) {
             if (!((int64_t)(j3d_VertexBuffer_view_s8_values(v, i)) == (int64_t)(s->s8_values[i])))
+                return bf_view_differs(where, n, "VertexBuffer", "s8_values", (int64_t)i);
+            if (bf_f64_bits(j3d_VertexBuffer_view_s8_values_value(v, i)) != bf_f64_bits(s->s8_values_value[i]))
                 return bf_view_differs(where, n, "VertexBuffer", "s8_values", (int64_t)i);
         }
     }
@@ -443,6 +447,8 @@ static int same_VertexBuffer(const j3d_VertexBuffer_view *v, const j3d_VertexBuf
         for (size_t i = 0; i < s->u16_values_count; i++) {
             if (!((int64_t)(j3d_VertexBuffer_view_u16_values(v, i)) == (int64_t)(s->u16_values[i])))
                 return bf_view_differs(where, n, "VertexBuffer", "u16_values", (int64_t)i);
+            if (bf_f64_bits(j3d_VertexBuffer_view_u16_values_value(v, i)) != bf_f64_bits(s->u16_values_value[i]))
+                return bf_view_differs(where, n, "VertexBuffer", "u16_values", (int64_t)i);
         }
     }
     if (j3d_VertexBuffer_view_has_s16_values(v) != s->has_s16_values)
@@ -452,6 +458,8 @@ static int same_VertexBuffer(const j3d_VertexBuffer_view *v, const j3d_VertexBuf
             return bf_view_differs(where, n, "VertexBuffer", "s16_values", -1);
         for (size_t i = 0; i < s->s16_values_count; i++) {
             if (!((int64_t)(j3d_VertexBuffer_view_s16_values(v, i)) == (int64_t)(s->s16_values[i])))
+                return bf_view_differs(where, n, "VertexBuffer", "s16_values", (int64_t)i);
+            if (bf_f64_bits(j3d_VertexBuffer_view_s16_values_value(v, i)) != bf_f64_bits(s->s16_values_value[i]))
                 return bf_view_differs(where, n, "VertexBuffer", "s16_values", (int64_t)i);
         }
     }
@@ -699,9 +707,15 @@ static int same_Joint(const j3d_Joint_view *v, const j3d_Joint *s, char *where, 
         return bf_view_differs(where, n, "Joint", "scale_z", -1);
     if (!((int64_t)(j3d_Joint_view_rotation_x(v)) == (int64_t)(s->rotation_x)))
         return bf_view_differs(where, n, "Joint", "rotation_x", -1);
+    if (bf_f64_bits(j3d_Joint_view_rotation_x_value(v)) != bf_f64_bits(s->rotation_x_value))
+        return bf_view_differs(where, n, "Joint", "rotation_x", -1);
     if (!((int64_t)(j3d_Joint_view_rotation_y(v)) == (int64_t)(s->rotation_y)))
         return bf_view_differs(where, n, "Joint", "rotation_y", -1);
+    if (bf_f64_bits(j3d_Joint_view_rotation_y_value(v)) != bf_f64_bits(s->rotation_y_value))
+        return bf_view_differs(where, n, "Joint", "rotation_y", -1);
     if (!((int64_t)(j3d_Joint_view_rotation_z(v)) == (int64_t)(s->rotation_z)))
+        return bf_view_differs(where, n, "Joint", "rotation_z", -1);
+    if (bf_f64_bits(j3d_Joint_view_rotation_z_value(v)) != bf_f64_bits(s->rotation_z_value))
         return bf_view_differs(where, n, "Joint", "rotation_z", -1);
     if (!((int64_t)(j3d_Joint_view_padding2(v)) == (int64_t)(s->padding2)))
         return bf_view_differs(where, n, "Joint", "padding2", -1);
@@ -1709,6 +1723,8 @@ static int same_TexMatrix(const j3d_TexMatrix_view *v, const j3d_TexMatrix *s, c
     }
     if (!((int64_t)(j3d_TexMatrix_view_rotation(v)) == (int64_t)(s->rotation)))
         return bf_view_differs(where, n, "TexMatrix", "rotation", -1);
+    if (bf_f64_bits(j3d_TexMatrix_view_rotation_value(v)) != bf_f64_bits(s->rotation_value))
+        return bf_view_differs(where, n, "TexMatrix", "rotation", -1);
     if (!((int64_t)(j3d_TexMatrix_view_padding2(v)) == (int64_t)(s->padding2)))
         return bf_view_differs(where, n, "TexMatrix", "padding2", -1);
     for (size_t i = 0; i < 2; i++) {
@@ -2236,6 +2252,8 @@ static int same_BtiHeader(const j3d_BtiHeader_view *v, const j3d_BtiHeader *s, c
     if (!((int64_t)(j3d_BtiHeader_view_unknown(v)) == (int64_t)(s->unknown)))
         return bf_view_differs(where, n, "BtiHeader", "unknown", -1);
     if (!((int64_t)(j3d_BtiHeader_view_lod_bias(v)) == (int64_t)(s->lod_bias)))
+        return bf_view_differs(where, n, "BtiHeader", "lod_bias", -1);
+    if (bf_f64_bits(j3d_BtiHeader_view_lod_bias_value(v)) != bf_f64_bits(s->lod_bias_value))
         return bf_view_differs(where, n, "BtiHeader", "lod_bias", -1);
     if (!((int64_t)(j3d_BtiHeader_view_image_offset(v)) == (int64_t)(s->image_offset)))
         return bf_view_differs(where, n, "BtiHeader", "image_offset", -1);

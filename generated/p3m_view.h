@@ -621,6 +621,8 @@ static inline uint8_t p3m_WeightRange_view_weights(const p3m_WeightRange_view *v
     const uint8_t *p = v->_doc->data + v->_offset + 4 + i * 1;
     return (uint8_t)p[0];
 }
+/* Derived: The weight, 0.0 to 1.0: add 1, then divide by 256.0 */
+double p3m_WeightRange_view_weights_value(const p3m_WeightRange_view *v, size_t i);
 /* The encoded bytes of weights, in place. */
 static inline const uint8_t *p3m_WeightRange_view_weights_bytes(const p3m_WeightRange_view *v) { return v->_doc->data + v->_offset + 4; }
 

@@ -278,6 +278,8 @@ static int same_WeightRange(const p3m_WeightRange_view *v, const p3m_WeightRange
     for (size_t i = 0; i < s->weights_count; i++) {
         if (!((int64_t)(p3m_WeightRange_view_weights(v, i)) == (int64_t)(s->weights[i])))
             return bf_view_differs(where, n, "WeightRange", "weights", (int64_t)i);
+        if (bf_f64_bits(p3m_WeightRange_view_weights_value(v, i)) != bf_f64_bits(s->weights_value[i]))
+            return bf_view_differs(where, n, "WeightRange", "weights", (int64_t)i);
     }
     (void)where;
     (void)n;

@@ -85,6 +85,8 @@ static int same_Header(const tmd_Header_view *v, const tmd_Header *s, char *wher
         return bf_view_differs(where, n, "Header", "magic_value", -1);
     if (!((int64_t)(tmd_Header_view_lod_offset(v)) == (int64_t)(s->lod_offset)))
         return bf_view_differs(where, n, "Header", "lod_offset", -1);
+    if (bf_f64_bits(tmd_Header_view_lod_offset_value(v)) != bf_f64_bits(s->lod_offset_value))
+        return bf_view_differs(where, n, "Header", "lod_offset", -1);
     if (!((int64_t)(tmd_Header_view_salt(v)) == (int64_t)(s->salt)))
         return bf_view_differs(where, n, "Header", "salt", -1);
     if (!((int64_t)(tmd_Header_view_unknown_28(v)) == (int64_t)(s->unknown_28)))
@@ -398,9 +400,13 @@ static int same_Vertex(const tmd_Vertex_view *v, const tmd_Vertex *s, char *wher
     for (size_t i = 0; i < 4; i++) {
         if (!((int64_t)(tmd_Vertex_view_weights(v, i)) == (int64_t)(s->weights[i])))
             return bf_view_differs(where, n, "Vertex", "weights", (int64_t)i);
+        if (bf_f64_bits(tmd_Vertex_view_weights_value(v, i)) != bf_f64_bits(s->weights_value[i]))
+            return bf_view_differs(where, n, "Vertex", "weights", (int64_t)i);
     }
     for (size_t i = 0; i < 4; i++) {
         if (!((int64_t)(tmd_Vertex_view_bone_ids(v, i)) == (int64_t)(s->bone_ids[i])))
+            return bf_view_differs(where, n, "Vertex", "bone_ids", (int64_t)i);
+        if (bf_f64_bits(tmd_Vertex_view_bone_ids_value(v, i)) != bf_f64_bits(s->bone_ids_value[i]))
             return bf_view_differs(where, n, "Vertex", "bone_ids", (int64_t)i);
     }
     for (size_t i = 0; i < 2; i++) {

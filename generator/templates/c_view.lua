@@ -37,6 +37,7 @@ local function unsupported(what) error({ views_unsupported = what }) end
 local function index(fmt)
   local ix = names.index(fmt)
   ix.view_values = {} -- the named values expressions use: functions over views
+  ix.derived = {} -- the `derive:` fields that have an accessor ("Type.field")
   ix.fields = {}
   for _, t in ipairs(fmt.types) do
     local m = {}
@@ -801,6 +802,25 @@ local function reach(ix, fl)
   return "stride"
 end
 
+-- A `derive:` value, computed from the raw value over the view (left out, and not listed in
+-- ix.derived, when its expression needs what views do not reach).
+local function derive_accessor(fmt, ix, t, fl, h, cc, indexed)
+  local V = vt(fmt, t.name)
+  local pre = V .. "_"
+  local env = view_env(fmt, ix, "v")
+  env.pre, env.counter = {}, { n = 0 }
+  local e2 = setmetatable({ value = pre .. fl.name .. (indexed and "(v, i)" or "(v)") }, { __index = env })
+  local ok, body = pcall(cexpr.cf, fl.derive, e2)
+  if not ok and not (type(body) == "table" and body.views_unsupported) then error(body, 0) end
+  if not ok or #env.pre > 0 then return end
+  ix.derived[t.name .. "." .. fl.name] = true
+  local sig = string.format("double %s%s_value(const %s *v%s)", pre, fl.name, V, indexed and ", size_t i" or "")
+  h("/* Derived: " .. names.comment(fl.derive_doc or fl.derive.text) .. " */")
+  h(sig .. ";")
+  for _, l in ipairs({ sig, "{", "    bf_ctx ctx, *c = &ctx;", "    bf_error e;", "    bf_view_ctx(c, v->_doc, &e);",
+    "    (void)c;", "    return " .. body .. ";", "}" }) do cc(l) end
+end
+
 -- Accessors declared in the header (inline ones defined there), and the .c bodies.
 local function accessors(fmt, ix, t, H, C)
   local V = vt(fmt, t.name)
@@ -842,6 +862,7 @@ local function accessors(fmt, ix, t, H, C)
         if fl.fixed_frac then
           h(string.format("static inline double %s%s_value(const %s *v) { return (double)%s%s(v) / %d.0; }", pre, name, V, pre, name, 1 << fl.fixed_frac))
         end
+        if fl.derive and not fl.fixed_frac then derive_accessor(fmt, ix, t, fl, h, cc, false) end
         if fl.string_table then
           h(string.format("/* The string %s refers to ({NULL, 0} for none). */", name))
           h(string.format("bf_str %s%s_str(const %s *v);", pre, name, V))
@@ -871,6 +892,7 @@ local function accessors(fmt, ix, t, H, C)
         if fl.fixed_frac then
           h(string.format("static inline double %s%s_value(const %s *v, size_t i) { return (double)%s%s(v, i) / %d.0; }", pre, name, V, pre, name, 1 << fl.fixed_frac))
         end
+        if fl.derive and not fl.fixed_frac then derive_accessor(fmt, ix, t, fl, h, cc, true) end
         h(string.format("/* The encoded bytes of %s, in place. */", name))
         h(string.format("static inline const uint8_t *%s%s_bytes(const %s *v) { return v->_doc->data + %s; }", pre, name, V, at))
       end
@@ -1154,7 +1176,7 @@ local function same_function(fmt, ix, t)
         w(string.format("%sif ((int64_t)%s%s_%s(v) != (int64_t)s->%s_%s)", ind, pre, name, b.name, name, b.name))
         w(ind .. "    " .. differ(name .. "." .. b.name))
       end
-      if fl.fixed_frac then
+      if fl.fixed_frac or ix.derived[t.name .. "." .. name] then
         w(string.format("%sif (bf_f64_bits(%s%s_value(v)) != bf_f64_bits(s->%s_value))", ind, pre, name, name))
         w(ind .. "    " .. differ(name))
       end
@@ -1166,7 +1188,7 @@ local function same_function(fmt, ix, t)
       w(string.format("%sfor (size_t i = 0; i < %s; i++) {", ind, count))
       w(string.format("%s    if (!(%s))", ind, eq_num(fl, pre .. name .. "(v, i)", "s->" .. name .. "[i]")))
       w(ind .. "        " .. differ(name, "(int64_t)i"))
-      if fl.fixed_frac then
+      if fl.fixed_frac or ix.derived[t.name .. "." .. name] then
         w(string.format("%s    if (bf_f64_bits(%s%s_value(v, i)) != bf_f64_bits(s->%s_value[i]))", ind, pre, name, name))
         w(ind .. "        " .. differ(name, "(int64_t)i"))
       end
