@@ -379,16 +379,16 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
+    const j3d_File_view *R = c->root;
     bf_check_flags(v, &flags_LoaderFlags, bf_load_u16be(base), s->_offset + 0, "flags");
     static const bf_rule rule_377 = {BF_SEVERITY_ERROR, "data", "joint node %d names joint %d, but JNT1 has %d",
         "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"", "j3d.Inf1.data"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const uint8_t *it = c->data + s->nodes_at + (size_t)i * 4;
         if (bf_push(c, "nodes", i)) {
-            if (bf_rule_fails(v, &rule_377, bf_load_u16be(it) != J3D_NODE_TYPE_JOINT || bf_load_u16be(it + 2) < j3d_File_view_m_joint_count(c,
-                              ((const j3d_File_view *)c->root))))
-                bf_rule_report(v, &rule_377, (int64_t)(it + 2 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 2)},
-                               {.i = j3d_File_view_m_joint_count(c, ((const j3d_File_view *)c->root))}});
+            if (bf_rule_fails(v, &rule_377, bf_load_u16be(it) != J3D_NODE_TYPE_JOINT || bf_load_u16be(it + 2) < j3d_File_view_m_joint_count(c, R)))
+                bf_rule_report(v, &rule_377, (int64_t)(it + 2 - c->data),
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 2)}, {.i = j3d_File_view_m_joint_count(c, R)}});
             bf_pop(c);
         }
     }
@@ -565,13 +565,13 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
+    const j3d_File_view *R = c->root;
     static const bf_rule rule_744 = {BF_SEVERITY_ERROR, "matrix_table_offset", "%d inverse bind matrices, but JNT1 has %d joints",
         "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"",
         "j3d.Evp1.matrix_table_offset"};
-    if (bf_rule_fails(v, &rule_744, bf_load_u32be(base + 16) == 0 || (int64_t)s->inverse_bind_matrices_count == j3d_File_view_m_joint_count(c,
-                      ((const j3d_File_view *)c->root))))
-        bf_rule_report(v, &rule_744, (int64_t)(s->_offset + 16), (const bf_rule_value[]){{.i = (int64_t)s->inverse_bind_matrices_count},
-                       {.i = j3d_File_view_m_joint_count(c, ((const j3d_File_view *)c->root))}});
+    if (bf_rule_fails(v, &rule_744, bf_load_u32be(base + 16) == 0 || (int64_t)s->inverse_bind_matrices_count == j3d_File_view_m_joint_count(c, R)))
+        bf_rule_report(v, &rule_744, (int64_t)(s->_offset + 16),
+                       (const bf_rule_value[]){{.i = (int64_t)s->inverse_bind_matrices_count}, {.i = j3d_File_view_m_joint_count(c, R)}});
     static const bf_rule rule_748 = {BF_SEVERITY_ERROR, "matrix_table_offset", "the inverse bind matrices start at 0x%x, not aligned to 4",
         "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"",
         "j3d.Evp1.matrix_table_offset_2"};
@@ -587,11 +587,10 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1_view *s)
             int64_t q1 = 1;
             for (uint32_t i1 = 0; i1 < (uint32_t)((&ev)->indices_count); i1++) {
                 const uint8_t *it1 = c->data + (&ev)->_offset + 0 + (size_t)i1 * 2;
-                if (!(bf_load_u16be(it1) < j3d_File_view_m_joint_count(c, ((const j3d_File_view *)c->root)))) { q1 = 0; break; }
+                if (!(bf_load_u16be(it1) < j3d_File_view_m_joint_count(c, R))) { q1 = 0; break; }
             }
             if (bf_rule_fails(v, &rule_752, q1))
-                bf_rule_report(v, &rule_752, (int64_t)ev._offset,
-                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = j3d_File_view_m_joint_count(c, ((const j3d_File_view *)c->root))}});
+                bf_rule_report(v, &rule_752, (int64_t)ev._offset, (const bf_rule_value[]){{.i = (int64_t)i}, {.i = j3d_File_view_m_joint_count(c, R)}});
             bf_pop(c);
         }
     }
@@ -621,6 +620,7 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
+    const j3d_File_view *R = c->root;
     for (uint32_t i = 0; i < s->types_count; i++) {
         if (bf_push(c, "types", i)) {
             bf_check_enum(v, &enum_DrawType, (c->data + s->types_at + (size_t)i * 1)[0], s->types_at + (uint64_t)i * 1, NULL);
@@ -642,10 +642,8 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1_view *s)
     for (uint32_t i = 0; i < s->ids_count; i++) {
         if (bf_push(c, "ids", i)) {
             if (bf_rule_fails(v, &rule_807, (bf_view_elem(c, c->data + s->types_at, 1, s->types_count, (int64_t)i))[0] == J3D_DRAW_TYPE_JOINT
-                              ? (int64_t)(bf_load_u16be((c->data + s->ids_at + (size_t)i * 2))) < j3d_File_view_m_joint_count(c,
-                              ((const j3d_File_view *)c->root))
-                              : (int64_t)(bf_load_u16be((c->data + s->ids_at + (size_t)i * 2))) < j3d_File_view_m_envelope_count(c,
-                              ((const j3d_File_view *)c->root))))
+                              ? (int64_t)(bf_load_u16be((c->data + s->ids_at + (size_t)i * 2))) < j3d_File_view_m_joint_count(c, R)
+                              : (int64_t)(bf_load_u16be((c->data + s->ids_at + (size_t)i * 2))) < j3d_File_view_m_envelope_count(c, R)))
                 bf_rule_report(v, &rule_807, s->ids_at + (uint64_t)i * 2, (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (bf_view_elem(c,
                                c->data + s->types_at, 1, s->types_count, (int64_t)i))[0]},
                                {.i = (int64_t)(bf_load_u16be((c->data + s->ids_at + (size_t)i * 2)))}});
@@ -704,6 +702,7 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
+    const j3d_File_view *R = c->root;
     static const bf_rule rule_974 = {BF_SEVERITY_ERROR, "group_data_offset", "%d matrix group data entries, but the shapes have %d matrix groups",
         "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"", "j3d.Shp1.group_data_offset"};
     if (bf_rule_fails(v, &rule_974, (int64_t)s->group_data_count == j3d_Shp1_view_m_shape_group_count(c, s)))
@@ -725,17 +724,13 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1_view *s)
     }
     static const bf_rule rule_983 = {BF_SEVERITY_ERROR, "matrix_count", "matrix group %d selects %d weight indices, more than 10",
         "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"", "j3d.Shp1.matrix_count"};
-    {
-    j3d_MatrixGroupData_view ev = {0};
     for (uint32_t i = 0; i < s->group_data_count; i++) {
-        ev = j3d_Shp1_view_group_data_at(s, i);
+        const uint8_t *it = c->data + s->group_data_at + (size_t)i * 8;
         if (bf_push(c, "group_data", i)) {
-            if (bf_rule_fails(v, &rule_983, bf_load_u16be(c->data + (&ev)->_offset + 2) <= 10))
-                bf_rule_report(v, &rule_983, (int64_t)((&ev)->_offset + 2),
-                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(c->data + (&ev)->_offset + 2)}});
+            if (bf_rule_fails(v, &rule_983, bf_load_u16be(it + 2) <= 10))
+                bf_rule_report(v, &rule_983, (int64_t)(it + 2 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 2)}});
             bf_pop(c);
         }
-    }
     }
     static const bf_rule rule_988 = {BF_SEVERITY_ERROR, "first_weight", "matrix group %d uses a weight index outside DRW1's %d entries",
         "Weight Index Table: \"This table contains several indices into DRW1.\"", "j3d.Shp1.first_weight_2"};
@@ -747,31 +742,25 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1_view *s)
             int64_t q1 = 1;
             for (uint32_t i1 = 0; i1 < (uint32_t)((&ev)->weights_count); i1++) {
                 const uint8_t *it1 = c->data + (&ev)->weights_at + (size_t)i1 * 2;
-                if (!(bf_s16(bf_load_u16be(it1)) == -1 || bf_s16(bf_load_u16be(it1)) < j3d_File_view_m_draw_entry_count(c, ((const j3d_File_view *)c->root)))) {
-                        q1 = 0; break;}
+                if (!(bf_s16(bf_load_u16be(it1)) == -1 || bf_s16(bf_load_u16be(it1)) < j3d_File_view_m_draw_entry_count(c, R))) { q1 = 0; break; }
             }
             if (bf_rule_fails(v, &rule_988, q1))
                 bf_rule_report(v, &rule_988, (int64_t)((&ev)->_offset + 4),
-                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = j3d_File_view_m_draw_entry_count(c, ((const j3d_File_view *)c->root))}});
+                               (const bf_rule_value[]){{.i = (int64_t)i}, {.i = j3d_File_view_m_draw_entry_count(c, R)}});
             bf_pop(c);
         }
     }
     }
     static const bf_rule rule_993 = {BF_SEVERITY_ERROR, "group_data_index", "shape %d's matrix groups are not inside the %d of the tables",
         "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"", "j3d.Shp1.group_data_index"};
-    {
-    j3d_Shape_view ev = {0};
     for (uint32_t i = 0; i < s->shapes_count; i++) {
-        ev = j3d_Shp1_view_shapes_at(s, i);
+        const uint8_t *it = c->data + s->shapes_at + (size_t)i * 40;
         if (bf_push(c, "shapes", i)) {
-            if (bf_rule_fails(v, &rule_993,
-                              bf_add(bf_load_u16be(c->data + (&ev)->_offset + 6), bf_load_u16be(c->data + (&ev)->_offset + 2)) <= (int64_t)s->group_data_count
-                              && bf_add(bf_load_u16be(c->data + (&ev)->_offset + 8),
-                              bf_load_u16be(c->data + (&ev)->_offset + 2)) <= (int64_t)s->group_data_count))
-                bf_rule_report(v, &rule_993, (int64_t)((&ev)->_offset + 6), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->group_data_count}});
+            if (bf_rule_fails(v, &rule_993, bf_add(bf_load_u16be(it + 6), bf_load_u16be(it + 2)) <= (int64_t)s->group_data_count
+                              && bf_add(bf_load_u16be(it + 8), bf_load_u16be(it + 2)) <= (int64_t)s->group_data_count))
+                bf_rule_report(v, &rule_993, (int64_t)(it + 6 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->group_data_count}});
             bf_pop(c);
         }
-    }
     }
     static const bf_rule rule_998 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d shapes", "SHP1: \"Name table offset\" (a name per shape)",
         "j3d.Shp1.name_table_offset"};
@@ -1390,6 +1379,7 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
+    const j3d_File_view *R = c->root;
     rule_cache *VC = v->cache;
     static const bf_rule rule_1956 = {BF_SEVERITY_ERROR, "material_count", "%d display lists, but MAT3 has %d materials",
         "MDL3 (public layout): one display list per material of MAT3", "j3d.Mdl3.material_count"};
@@ -1397,9 +1387,8 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3_view *s)
     if (VC->set[0]) q1 = VC->i[0]; else
     {
         j3d_Section_view it1;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(((const j3d_File_view *)c->root)->sections_count); i1++) {
-            if (!(i1 ? j3d_File_view_sections_next(((const j3d_File_view *)c->root), &it1)
-                  : j3d_File_view_sections_first(((const j3d_File_view *)c->root), &it1)))
+        for (uint32_t i1 = 0; i1 < (uint32_t)(R->sections_count); i1++) {
+            if (!(i1 ? j3d_File_view_sections_next(R, &it1) : j3d_File_view_sections_first(R, &it1)))
                 break;
             q1 += bf_load_u32be(c->data + (&it1)->_offset + 0) == J3D_SECTION_TAG_MAT3;
         }
@@ -1408,9 +1397,9 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3_view *s)
         VC->set[0] = 1;
         VC->i[0] = q1;
     }
-    if (bf_rule_fails(v, &rule_1956, q1 != 1 || bf_load_u16be(base) == j3d_File_view_m_mat3_material_count(c, ((const j3d_File_view *)c->root))))
+    if (bf_rule_fails(v, &rule_1956, q1 != 1 || bf_load_u16be(base) == j3d_File_view_m_mat3_material_count(c, R)))
         bf_rule_report(v, &rule_1956, (int64_t)(s->_offset + 0),
-                       (const bf_rule_value[]){{.i = bf_load_u16be(base)}, {.i = j3d_File_view_m_mat3_material_count(c, ((const j3d_File_view *)c->root))}});
+                       (const bf_rule_value[]){{.i = bf_load_u16be(base)}, {.i = j3d_File_view_m_mat3_material_count(c, R)}});
     for (uint32_t i = 0; i < s->packets_count; i++) {
         j3d_Mdl3Packet_view e = j3d_Mdl3_view_packets_at(s, i);
         if (bf_push(c, "packets", i)) {

@@ -277,11 +277,12 @@ static void validate_Object(bf_vctx *v, const t3dm_Object_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
+    const t3dm_File_view *R = c->root;
     static const bf_rule rule_378 = {BF_SEVERITY_ERROR, "material", "material %d but the file has %d material chunks", "Object: \"Material, chunk index\"",
         "t3dm.Object.material"};
-    if (bf_rule_fails(v, &rule_378, bf_load_u32be(base + 8) < t3dm_File_view_m_material_chunks(c, ((const t3dm_File_view *)c->root))))
+    if (bf_rule_fails(v, &rule_378, bf_load_u32be(base + 8) < t3dm_File_view_m_material_chunks(c, R)))
         bf_rule_report(v, &rule_378, (int64_t)(s->_offset + 8),
-                       (const bf_rule_value[]){{.i = bf_load_u32be(base + 8)}, {.i = t3dm_File_view_m_material_chunks(c, ((const t3dm_File_view *)c->root))}});
+                       (const bf_rule_value[]){{.i = bf_load_u32be(base + 8)}, {.i = t3dm_File_view_m_material_chunks(c, R)}});
     static const bf_rule rule_382 = {BF_SEVERITY_ERROR, "aabb_min", "AABB min (%d, %d, %d) is not below max (%d, %d, %d)",
         "Object: \"AABB min (XYZ)\", \"AABB max (XYZ)\"", "t3dm.Object.aabb_min"};
     if (bf_rule_fails(v, &rule_382, bf_s16(bf_load_u16be(base + 20)) <= bf_s16(bf_load_u16be(base + 26))
@@ -308,6 +309,7 @@ static void validate_Part(bf_vctx *v, const t3dm_Part_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
+    const t3dm_File_view *R = c->root;
     static const bf_rule rule_443 = {BF_SEVERITY_ERROR, "index_count", "triangle index count %d is not a multiple of 3",
         "Part: \"Triangle Index count\" (three 8-bit indices per triangle)", "t3dm.Part.index_count"};
     if (bf_rule_fails(v, &rule_443, bf_mod(c, bf_load_u16be(base + 12), 3) == 0))
@@ -325,16 +327,14 @@ static void validate_Part(bf_vctx *v, const t3dm_Part_view *s)
     static const bf_rule rule_451 = {BF_SEVERITY_ERROR, "vertex_offset", "vertices %d to %d are not inside the %d of the vertex chunk",
         "Part: \"Vertex src. offset\", \"Vertex count\"", "t3dm.Part.vertex_offset"};
     if (bf_rule_fails(v, &rule_451, bf_mod(c, bf_load_u32be(base), 16) == 0 && bf_add(bf_div(c, bf_load_u32be(base), 16),
-                      bf_load_u16be(base + 4)) <= bf_load_u16be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 8)))
+                      bf_load_u16be(base + 4)) <= bf_load_u16be(c->data + R->_offset + 0 + 8)))
         bf_rule_report(v, &rule_451, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_div(c, bf_load_u32be(base), 16)},
-                       {.i = bf_add(bf_div(c, bf_load_u32be(base), 16), bf_load_u16be(base + 4))},
-                       {.i = bf_load_u16be(c->data + ((const t3dm_File_view *)c->root)->_offset + 0 + 8)}});
+                       {.i = bf_add(bf_div(c, bf_load_u32be(base), 16), bf_load_u16be(base + 4))}, {.i = bf_load_u16be(c->data + R->_offset + 0 + 8)}});
     static const bf_rule rule_455 = {BF_SEVERITY_ERROR, "matrix_index", "matrix index %d but the skeleton has %d bones",
         "Part: \"Matrix index, 0xFFFF for none\"", "t3dm.Part.matrix_index"};
-    if (bf_rule_fails(v, &rule_455,
-                      bf_load_u16be(base + 14) == 65535 || bf_load_u16be(base + 14) < t3dm_File_view_m_bone_count(c, ((const t3dm_File_view *)c->root))))
+    if (bf_rule_fails(v, &rule_455, bf_load_u16be(base + 14) == 65535 || bf_load_u16be(base + 14) < t3dm_File_view_m_bone_count(c, R)))
         bf_rule_report(v, &rule_455, (int64_t)(s->_offset + 14),
-                       (const bf_rule_value[]){{.i = bf_load_u16be(base + 14)}, {.i = t3dm_File_view_m_bone_count(c, ((const t3dm_File_view *)c->root))}});
+                       (const bf_rule_value[]){{.i = bf_load_u16be(base + 14)}, {.i = t3dm_File_view_m_bone_count(c, R)}});
 }
 
 static void validate_Skeleton(bf_vctx *v, const t3dm_Skeleton_view *s)
@@ -368,6 +368,7 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
+    const t3dm_File_view *R = c->root;
     static const bf_rule rule_535 = {BF_SEVERITY_ERROR, "target_type", "channel %d has target type %d, but the first %d channels are the rotations",
         "ChannelMapping: \"They are sorted so that all rotation channels come first.\"", "t3dm.Animation.target_type"};
     for (uint32_t i = 0; i < s->channels_count; i++) {
@@ -394,9 +395,9 @@ static void validate_Animation(bf_vctx *v, const t3dm_Animation_view *s)
     for (uint32_t i = 0; i < s->channels_count; i++) {
         const uint8_t *it = c->data + s->_offset + 20 + (size_t)i * 12;
         if (bf_push(c, "channels", i)) {
-            if (bf_rule_fails(v, &rule_545, bf_load_u16be(it) < t3dm_File_view_m_bone_count(c, ((const t3dm_File_view *)c->root))))
+            if (bf_rule_fails(v, &rule_545, bf_load_u16be(it) < t3dm_File_view_m_bone_count(c, R)))
                 bf_rule_report(v, &rule_545, (int64_t)(it + 0 - c->data),
-                               (const bf_rule_value[]){{.i = bf_load_u16be(it)}, {.i = t3dm_File_view_m_bone_count(c, ((const t3dm_File_view *)c->root))}});
+                               (const bf_rule_value[]){{.i = bf_load_u16be(it)}, {.i = t3dm_File_view_m_bone_count(c, R)}});
             bf_pop(c);
         }
     }
@@ -423,6 +424,7 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
+    const t3dm_File_view *R = c->root;
     static const bf_rule rule_584 = {BF_SEVERITY_ERROR, "value", "inner node's children %d and %d are not among the %d nodes",
         "BVHNode: \"If the data count is 0, the node is an inner node and the index points to the next 2 nodes.\"", "t3dm.Bvh.value"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
@@ -456,11 +458,10 @@ static void validate_Bvh(bf_vctx *v, const t3dm_Bvh_view *s)
     static const bf_rule rule_594 = {BF_SEVERITY_ERROR, "", "object %d but the file has %d objects", "Mesh BVH: leaf data are objects", "t3dm.Bvh.data_array"};
     for (uint32_t i = 0; i < s->data_array_count; i++) {
         if (bf_push(c, "data_array", i)) {
-            if (bf_rule_fails(v, &rule_594, (int64_t)(bf_load_u16be((c->data + s->data_array_at + (size_t)i * 2))) < t3dm_File_view_m_object_chunks(c,
-                              ((const t3dm_File_view *)c->root))))
+            if (bf_rule_fails(v, &rule_594, (int64_t)(bf_load_u16be((c->data + s->data_array_at + (size_t)i * 2))) < t3dm_File_view_m_object_chunks(c, R)))
                 bf_rule_report(v, &rule_594, s->data_array_at + (uint64_t)i * 2,
                                (const bf_rule_value[]){{.i = (int64_t)(bf_load_u16be((c->data + s->data_array_at + (size_t)i * 2)))},
-                               {.i = t3dm_File_view_m_object_chunks(c, ((const t3dm_File_view *)c->root))}});
+                               {.i = t3dm_File_view_m_object_chunks(c, R)}});
             bf_pop(c);
         }
     }

@@ -741,6 +741,10 @@ static inline float tmd_Vertex_view_uv(const tmd_Vertex_view *v, size_t i)
 /* The encoded bytes of uv, in place. */
 static inline const uint8_t *tmd_Vertex_view_uv_bytes(const tmd_Vertex_view *v) { return v->_doc->data + v->_offset + 32; }
 
+/* Every rule of the schema over an open model view (tmd_validate.c): adds each finding to
+ * `out` (bf_validate.h); 1 when none is an error. Nothing is allocated but the findings. */
+int tmd_view_validate_model(const tmd_model_view *v, struct bf_findings *out);
+
 #ifdef __cplusplus
 }
 #endif

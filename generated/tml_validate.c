@@ -128,21 +128,20 @@ static void validate_TextureRef(bf_vctx *v, const tml_TextureRef_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
+    const tml_File_view *R = c->root;
     static const bf_rule rule_106 = {BF_SEVERITY_ERROR, "id", "texture ID %d is not among the library's %d textures",
         "TML Material: \"+8 uint32[numTextures] The texture IDs of the textures that make up this texture.\"", "tml.TextureRef.id"};
     int64_t q1 = 0;
     {
         tml_Texture_view it1;
-        for (uint32_t i1 = 0; i1 < (uint32_t)(((const tml_File_view *)c->root)->textures_count); i1++) {
-            if (!(i1 ? tml_File_view_textures_next(((const tml_File_view *)c->root), &it1)
-                  : tml_File_view_textures_first(((const tml_File_view *)c->root), &it1)))
+        for (uint32_t i1 = 0; i1 < (uint32_t)(R->textures_count); i1++) {
+            if (!(i1 ? tml_File_view_textures_next(R, &it1) : tml_File_view_textures_first(R, &it1)))
                 break;
             if (bf_load_u32le(c->data + (&it1)->_offset + 0) == bf_load_u32le(base)) { q1 = 1; break; }
         }
     }
     if (bf_rule_fails(v, &rule_106, q1))
-        bf_rule_report(v, &rule_106, (int64_t)(s->_offset + 0),
-                       (const bf_rule_value[]){{.i = bf_load_u32le(base)}, {.i = (int64_t)((const tml_File_view *)c->root)->textures_count}});
+        bf_rule_report(v, &rule_106, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_load_u32le(base)}, {.i = (int64_t)R->textures_count}});
 }
 
 /* Texture.id_uses: Textures of the library with this texture's ID. */
