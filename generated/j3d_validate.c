@@ -1587,7 +1587,7 @@ static int64_t j3d_Inf1_view_v_position_bytes(bf_ctx *c, const j3d_Inf1_view *v)
                 break;
             j3d_Vtx1_view case2 = j3d_Section_view_body_Vtx1((&it1));
             j3d_VertexBuffer_view sub3;
-            if (((&it1)->body_kind == J3D_KIND_VTX1))
+            if ((&it1)->body_kind == J3D_KIND_VTX1)
                 sub3 = j3d_Vtx1_view_position((&case2));
             else
                 memset(&sub3, 0, sizeof sub3);
@@ -1660,31 +1660,31 @@ static int64_t j3d_Inf1_view_v_position_values(bf_ctx *c, const j3d_Inf1_view *v
                 break;
             j3d_Vtx1_view case2 = j3d_Section_view_body_Vtx1((&it1));
             j3d_VertexBuffer_view sub3;
-            if (((&it1)->body_kind == J3D_KIND_VTX1))
+            if ((&it1)->body_kind == J3D_KIND_VTX1)
                 sub3 = j3d_Vtx1_view_position((&case2));
             else
                 memset(&sub3, 0, sizeof sub3);
             j3d_Vtx1_view case4 = j3d_Section_view_body_Vtx1((&it1));
             j3d_VertexBuffer_view sub5;
-            if (((&it1)->body_kind == J3D_KIND_VTX1))
+            if ((&it1)->body_kind == J3D_KIND_VTX1)
                 sub5 = j3d_Vtx1_view_position((&case4));
             else
                 memset(&sub5, 0, sizeof sub5);
             j3d_Vtx1_view case6 = j3d_Section_view_body_Vtx1((&it1));
             j3d_VertexBuffer_view sub7;
-            if (((&it1)->body_kind == J3D_KIND_VTX1))
+            if ((&it1)->body_kind == J3D_KIND_VTX1)
                 sub7 = j3d_Vtx1_view_position((&case6));
             else
                 memset(&sub7, 0, sizeof sub7);
             j3d_Vtx1_view case8 = j3d_Section_view_body_Vtx1((&it1));
             j3d_VertexBuffer_view sub9;
-            if (((&it1)->body_kind == J3D_KIND_VTX1))
+            if ((&it1)->body_kind == J3D_KIND_VTX1)
                 sub9 = j3d_Vtx1_view_position((&case8));
             else
                 memset(&sub9, 0, sizeof sub9);
             j3d_Vtx1_view case10 = j3d_Section_view_body_Vtx1((&it1));
             j3d_VertexBuffer_view sub11;
-            if (((&it1)->body_kind == J3D_KIND_VTX1))
+            if ((&it1)->body_kind == J3D_KIND_VTX1)
                 sub11 = j3d_Vtx1_view_position((&case10));
             else
                 memset(&sub11, 0, sizeof sub11);

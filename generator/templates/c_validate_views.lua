@@ -10,6 +10,19 @@ local c_view = require("c_view")
 
 -- `field_pos(fl)`, `count_of(fl)`: C of where field `fl` of `s` starts, and its count.
 return function(field_pos, count_of)
+
+-- C text without the parentheses around all of it, if it has them (for `if (...)`, where
+-- clang warns about doubled ones).
+local function unwrapped(c)
+  if c:sub(1, 1) ~= "(" or c:sub(-1) ~= ")" then return c end
+  local depth = 0
+  for i = 1, #c do
+    local ch = c:sub(i, i)
+    if ch == "(" then depth = depth + 1 elseif ch == ")" then depth = depth - 1 end
+    if depth == 0 and i < #c then return c end
+  end
+  return c:sub(2, -2)
+end
 -- Views: numbers loaded from the input where they lie, sub-structures through the accessors.
 local function view_mode(fmt)
   local ix = c_view.index(fmt)
@@ -97,7 +110,7 @@ local function view_mode(fmt)
       if o.guard then
         -- (an absent owner has no view to lay it out from: it reads as zeros)
         env.pre[#env.pre + 1] = string.format("%s %s;", vt(fl.type), name)
-        env.pre[#env.pre + 1] = string.format("if (%s)", o.guard)
+        env.pre[#env.pre + 1] = string.format("if (%s)", unwrapped(o.guard))
         env.pre[#env.pre + 1] = string.format("    %s = %s;", name, call)
         env.pre[#env.pre + 1] = "else"
         env.pre[#env.pre + 1] = string.format("    memset(&%s, 0, sizeof %s);", name, name)
