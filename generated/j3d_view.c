@@ -80,6 +80,7 @@ static int64_t j3d_Vtx1_view_v_texcoord4_at(bf_ctx *c, const j3d_Vtx1_view *v);
 static int64_t j3d_Vtx1_view_v_texcoord5_at(bf_ctx *c, const j3d_Vtx1_view *v);
 static int64_t j3d_Vtx1_view_v_texcoord6_at(bf_ctx *c, const j3d_Vtx1_view *v);
 static int64_t j3d_Vtx1_view_v_texcoord7_at(bf_ctx *c, const j3d_Vtx1_view *v);
+static int64_t j3d_VertexBuffer_view_v_scale(bf_ctx *c, const j3d_VertexBuffer_view *v);
 static int64_t j3d_Shape_view_v__q2(bf_ctx *c, const j3d_Shape_view *v);
 static int64_t j3d_VertexBuffer_view_v_is_color(bf_ctx *c, const j3d_VertexBuffer_view *v);
 static int64_t j3d_VertexBuffer_view_v_data_type(bf_ctx *c, const j3d_VertexBuffer_view *v);
@@ -3571,6 +3572,38 @@ j3d_VertexBuffer_view j3d_Vtx1_view_texcoord7(const j3d_Vtx1_view *v)
         memset(&s, 0, sizeof s), s._doc = &bf_view_zero_doc;
     return s;
 }
+double j3d_VertexBuffer_view_u8_values_value(const j3d_VertexBuffer_view *v, size_t i)
+{
+    bf_ctx ctx, *c = &ctx;
+    bf_error e;
+    bf_view_ctx(c, v->_doc, &e);
+    (void)c;
+    return (double)(int64_t)(j3d_VertexBuffer_view_u8_values(v, i)) * 1 / (double)j3d_VertexBuffer_view_v_scale(c, v);
+}
+double j3d_VertexBuffer_view_s8_values_value(const j3d_VertexBuffer_view *v, size_t i)
+{
+    bf_ctx ctx, *c = &ctx;
+    bf_error e;
+    bf_view_ctx(c, v->_doc, &e);
+    (void)c;
+    return (double)(int64_t)(j3d_VertexBuffer_view_s8_values(v, i)) * 1 / (double)j3d_VertexBuffer_view_v_scale(c, v);
+}
+double j3d_VertexBuffer_view_u16_values_value(const j3d_VertexBuffer_view *v, size_t i)
+{
+    bf_ctx ctx, *c = &ctx;
+    bf_error e;
+    bf_view_ctx(c, v->_doc, &e);
+    (void)c;
+    return (double)(int64_t)(j3d_VertexBuffer_view_u16_values(v, i)) * 1 / (double)j3d_VertexBuffer_view_v_scale(c, v);
+}
+double j3d_VertexBuffer_view_s16_values_value(const j3d_VertexBuffer_view *v, size_t i)
+{
+    bf_ctx ctx, *c = &ctx;
+    bf_error e;
+    bf_view_ctx(c, v->_doc, &e);
+    (void)c;
+    return (double)(int64_t)(j3d_VertexBuffer_view_s16_values(v, i)) * 1 / (double)j3d_VertexBuffer_view_v_scale(c, v);
+}
 static int sub_Evp1_joint_indices(bf_ctx *c, const j3d_Evp1_view *v, size_t i, const j3d_EnvelopeJoints_view *prev, j3d_EnvelopeJoints_view *out)
 {
     (void)prev;
@@ -3634,6 +3667,30 @@ j3d_NameTable_view j3d_Jnt1_view_names(const j3d_Jnt1_view *v)
     if (!sub_Jnt1_names(&ctx, v, &s))
         memset(&s, 0, sizeof s), s._doc = &bf_view_zero_doc;
     return s;
+}
+double j3d_Joint_view_rotation_x_value(const j3d_Joint_view *v)
+{
+    bf_ctx ctx, *c = &ctx;
+    bf_error e;
+    bf_view_ctx(c, v->_doc, &e);
+    (void)c;
+    return (double)(int64_t)(j3d_Joint_view_rotation_x(v)) * 180 / 32768.0;
+}
+double j3d_Joint_view_rotation_y_value(const j3d_Joint_view *v)
+{
+    bf_ctx ctx, *c = &ctx;
+    bf_error e;
+    bf_view_ctx(c, v->_doc, &e);
+    (void)c;
+    return (double)(int64_t)(j3d_Joint_view_rotation_y(v)) * 180 / 32768.0;
+}
+double j3d_Joint_view_rotation_z_value(const j3d_Joint_view *v)
+{
+    bf_ctx ctx, *c = &ctx;
+    bf_error e;
+    bf_view_ctx(c, v->_doc, &e);
+    (void)c;
+    return (double)(int64_t)(j3d_Joint_view_rotation_z(v)) * 180 / 32768.0;
 }
 static int sub_NameTable_entries(bf_ctx *c, const j3d_NameTable_view *v, size_t i, const j3d_NameEntry_view *prev, j3d_NameEntry_view *out)
 {
@@ -3888,6 +3945,14 @@ j3d_NameTable_view j3d_Mat3_view_names(const j3d_Mat3_view *v)
         memset(&s, 0, sizeof s), s._doc = &bf_view_zero_doc;
     return s;
 }
+double j3d_TexMatrix_view_rotation_value(const j3d_TexMatrix_view *v)
+{
+    bf_ctx ctx, *c = &ctx;
+    bf_error e;
+    bf_view_ctx(c, v->_doc, &e);
+    (void)c;
+    return (double)(int64_t)(j3d_TexMatrix_view_rotation(v)) * 180 / 32768.0;
+}
 static int sub_Mdl3_packets(bf_ctx *c, const j3d_Mdl3_view *v, size_t i, const j3d_Mdl3Packet_view *prev, j3d_Mdl3Packet_view *out)
 {
     (void)prev;
@@ -4059,6 +4124,14 @@ j3d_NameTable_view j3d_Tex1_view_names(const j3d_Tex1_view *v)
     if (!sub_Tex1_names(&ctx, v, &s))
         memset(&s, 0, sizeof s), s._doc = &bf_view_zero_doc;
     return s;
+}
+double j3d_BtiHeader_view_lod_bias_value(const j3d_BtiHeader_view *v)
+{
+    bf_ctx ctx, *c = &ctx;
+    bf_error e;
+    bf_view_ctx(c, v->_doc, &e);
+    (void)c;
+    return (double)(int64_t)(j3d_BtiHeader_view_lod_bias(v)) / 100;
 }
 static int sub_BtiHeader_images(bf_ctx *c, const j3d_BtiHeader_view *v, size_t i, const j3d_TextureImage_view *prev, j3d_TextureImage_view *out)
 {
@@ -4271,6 +4344,14 @@ static int64_t j3d_Vtx1_view_v_texcoord7_at(bf_ctx *c, const j3d_Vtx1_view *v)
         if (bf_load_u32be(it1) == J3D_VERTEX_ATTRIBUTE_TEXCOORD7) { q1 = i1; break; }
     }
     return q1;
+}
+
+/* VertexBuffer.scale: Integer values are value / scale. */
+static int64_t j3d_VertexBuffer_view_v_scale(bf_ctx *c, const j3d_VertexBuffer_view *v)
+{
+    (void)c;
+    (void)v;
+    return bf_shl(1, v->_p_format & 255);
 }
 
 /* Shape._q2 */

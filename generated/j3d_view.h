@@ -1281,6 +1281,8 @@ static inline uint8_t j3d_VertexBuffer_view_u8_values(const j3d_VertexBuffer_vie
     const uint8_t *p = v->_doc->data + v->_offset + 0 + i * 1;
     return (uint8_t)p[0];
 }
+/* Derived: _value * 1.0 / scale */
+double j3d_VertexBuffer_view_u8_values_value(const j3d_VertexBuffer_view *v, size_t i);
 /* The encoded bytes of u8_values, in place. */
 static inline const uint8_t *j3d_VertexBuffer_view_u8_values_bytes(const j3d_VertexBuffer_view *v) { return v->_doc->data + v->_offset + 0; }
 /* 1 when s8_values is present. */
@@ -1294,6 +1296,8 @@ static inline int8_t j3d_VertexBuffer_view_s8_values(const j3d_VertexBuffer_view
     const uint8_t *p = v->_doc->data + v->s8_values_at + i * 1;
     return (int8_t)bf_s8(p[0]);
 }
+/* Derived: _value * 1.0 / scale */
+double j3d_VertexBuffer_view_s8_values_value(const j3d_VertexBuffer_view *v, size_t i);
 /* The encoded bytes of s8_values, in place. */
 static inline const uint8_t *j3d_VertexBuffer_view_s8_values_bytes(const j3d_VertexBuffer_view *v) { return v->_doc->data + v->s8_values_at; }
 /* 1 when u16_values is present. */
@@ -1307,6 +1311,8 @@ static inline uint16_t j3d_VertexBuffer_view_u16_values(const j3d_VertexBuffer_v
     const uint8_t *p = v->_doc->data + v->u16_values_at + i * 2;
     return (uint16_t)bf_load_u16be(p);
 }
+/* Derived: _value * 1.0 / scale */
+double j3d_VertexBuffer_view_u16_values_value(const j3d_VertexBuffer_view *v, size_t i);
 /* The encoded bytes of u16_values, in place. */
 static inline const uint8_t *j3d_VertexBuffer_view_u16_values_bytes(const j3d_VertexBuffer_view *v) { return v->_doc->data + v->u16_values_at; }
 /* 1 when s16_values is present. */
@@ -1320,6 +1326,8 @@ static inline int16_t j3d_VertexBuffer_view_s16_values(const j3d_VertexBuffer_vi
     const uint8_t *p = v->_doc->data + v->s16_values_at + i * 2;
     return (int16_t)bf_s16(bf_load_u16be(p));
 }
+/* Derived: _value * 1.0 / scale */
+double j3d_VertexBuffer_view_s16_values_value(const j3d_VertexBuffer_view *v, size_t i);
 /* The encoded bytes of s16_values, in place. */
 static inline const uint8_t *j3d_VertexBuffer_view_s16_values_bytes(const j3d_VertexBuffer_view *v) { return v->_doc->data + v->s16_values_at; }
 /* 1 when f32_values is present. */
@@ -1653,18 +1661,24 @@ static inline int16_t j3d_Joint_view_rotation_x(const j3d_Joint_view *v)
     const uint8_t *p = v->_doc->data + v->_offset + 16;
     return (int16_t)bf_s16(bf_load_u16be(p));
 }
+/* Derived: Rotation X in degrees: raw × 180 / 32768 */
+double j3d_Joint_view_rotation_x_value(const j3d_Joint_view *v);
 /* Rotation Y, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180). */
 static inline int16_t j3d_Joint_view_rotation_y(const j3d_Joint_view *v)
 {
     const uint8_t *p = v->_doc->data + v->_offset + 18;
     return (int16_t)bf_s16(bf_load_u16be(p));
 }
+/* Derived: Rotation Y in degrees: raw × 180 / 32768 */
+double j3d_Joint_view_rotation_y_value(const j3d_Joint_view *v);
 /* Rotation Z, a 16-bit angle (0x4000 is 90 degrees; -0x8000 is -180 degrees, the same angle as 180). */
 static inline int16_t j3d_Joint_view_rotation_z(const j3d_Joint_view *v)
 {
     const uint8_t *p = v->_doc->data + v->_offset + 20;
     return (int16_t)bf_s16(bf_load_u16be(p));
 }
+/* Derived: Rotation Z in degrees: raw × 180 / 32768 */
+double j3d_Joint_view_rotation_z_value(const j3d_Joint_view *v);
 /* Padding (0xFFFF). */
 static inline uint16_t j3d_Joint_view_padding2(const j3d_Joint_view *v)
 {
@@ -3215,6 +3229,8 @@ static inline int16_t j3d_TexMatrix_view_rotation(const j3d_TexMatrix_view *v)
     const uint8_t *p = v->_doc->data + v->_offset + 24;
     return (int16_t)bf_s16(bf_load_u16be(p));
 }
+/* Derived: Rotation in degrees */
+double j3d_TexMatrix_view_rotation_value(const j3d_TexMatrix_view *v);
 /* Padding (0xFFFF) (public layout, not in the document) */
 static inline uint16_t j3d_TexMatrix_view_padding2(const j3d_TexMatrix_view *v)
 {
@@ -4013,6 +4029,8 @@ static inline int16_t j3d_BtiHeader_view_lod_bias(const j3d_BtiHeader_view *v)
     const uint8_t *p = v->_doc->data + v->_offset + 26;
     return (int16_t)bf_s16(bf_load_u16be(p));
 }
+/* Derived: _value / 100.0 */
+double j3d_BtiHeader_view_lod_bias_value(const j3d_BtiHeader_view *v);
 /* Texture data offset, from this header. */
 static inline uint32_t j3d_BtiHeader_view_image_offset(const j3d_BtiHeader_view *v)
 {
@@ -4043,6 +4061,10 @@ static inline size_t j3d_TextureImage_view_data_count(const j3d_TextureImage_vie
 /* The image's tiles. */
 static inline bf_bytes j3d_TextureImage_view_data(const j3d_TextureImage_view *v)
 { return (bf_bytes){v->_doc->data + v->_offset + 0, v->data_count, v->_offset + 0}; }
+
+/* Every rule of the schema over an open model view (j3d_validate.c): adds each finding to
+ * `out` (bf_validate.h); 1 when none is an error. Nothing is allocated but the findings. */
+int j3d_view_validate_model(const j3d_model_view *v, struct bf_findings *out);
 
 #ifdef __cplusplus
 }

@@ -1208,6 +1208,14 @@ int p3m_WeightGroup_view_ranges_next(const p3m_WeightGroup_view *v, p3m_WeightRa
     p3m_WeightRange_view prev = *it;
     return sub_WeightGroup_ranges(&ctx, v, (size_t)prev._index + 1, &prev, it);
 }
+double p3m_WeightRange_view_weights_value(const p3m_WeightRange_view *v, size_t i)
+{
+    bf_ctx ctx, *c = &ctx;
+    bf_error e;
+    bf_view_ctx(c, v->_doc, &e);
+    (void)c;
+    return (double)bf_add(p3m_WeightRange_view_weights(v, i), 1) / 256;
+}
 p3m_EmbeddedTexture_view p3m_Texture_view_body_EmbeddedTexture(const p3m_Texture_view *v)
 {
     p3m_EmbeddedTexture_view s;

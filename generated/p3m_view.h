@@ -619,6 +619,8 @@ static inline uint8_t p3m_WeightRange_view_weights(const p3m_WeightRange_view *v
     const uint8_t *p = v->_doc->data + v->_offset + 4 + i * 1;
     return (uint8_t)p[0];
 }
+/* Derived: The weight, 0.0 to 1.0: add 1, then divide by 256.0 */
+double p3m_WeightRange_view_weights_value(const p3m_WeightRange_view *v, size_t i);
 /* The encoded bytes of weights, in place. */
 static inline const uint8_t *p3m_WeightRange_view_weights_bytes(const p3m_WeightRange_view *v) { return v->_doc->data + v->_offset + 4; }
 
@@ -1152,6 +1154,10 @@ static inline float p3m_Vec3_view_xyz(const p3m_Vec3_view *v, size_t i)
 }
 /* The encoded bytes of xyz, in place. */
 static inline const uint8_t *p3m_Vec3_view_xyz_bytes(const p3m_Vec3_view *v) { return v->_doc->data + v->_offset + 0; }
+
+/* Every rule of the schema over an open model view (p3m_validate.c): adds each finding to
+ * `out` (bf_validate.h); 1 when none is an error. Nothing is allocated but the findings. */
+int p3m_view_validate_model(const p3m_model_view *v, struct bf_findings *out);
 
 #ifdef __cplusplus
 }

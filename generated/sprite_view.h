@@ -308,6 +308,10 @@ static inline int8_t sprite_TexAxis_view_padding(const sprite_TexAxis_view *v)
     return (int8_t)bf_s8(p[0]);
 }
 
+/* Every rule of the schema over an open sprite view (sprite_validate.c): adds each finding to
+ * `out` (bf_validate.h); 1 when none is an error. Nothing is allocated but the findings. */
+int sprite_view_validate_sprite(const sprite_sprite_view *v, struct bf_findings *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1189,6 +1189,13 @@ static inline uint16_t t3dm_Keyframe_view_data(const t3dm_Keyframe_view *v, size
 /* The encoded bytes of data, in place. */
 static inline const uint8_t *t3dm_Keyframe_view_data_bytes(const t3dm_Keyframe_view *v) { return v->_doc->data + v->_offset + 4; }
 
+/* Every rule of the schema over an open model view (t3dm_validate.c): adds each finding to
+ * `out` (bf_validate.h); 1 when none is an error. Nothing is allocated but the findings. */
+int t3dm_view_validate_model(const t3dm_model_view *v, struct bf_findings *out);
+/* Every rule of the schema over an open stream view (t3dm_validate.c): adds each finding to
+ * `out` (bf_validate.h); 1 when none is an error. Nothing is allocated but the findings. */
+int t3dm_view_validate_stream(const t3dm_stream_view *v, struct bf_findings *out);
+
 #ifdef __cplusplus
 }
 #endif

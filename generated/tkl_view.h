@@ -184,6 +184,10 @@ static inline float tkl_Quaternion_view_w(const tkl_Quaternion_view *v)
     return (float)bf_f32_from_bits(bf_load_u32le(p));
 }
 
+/* Every rule of the schema over an open library view (tkl_validate.c): adds each finding to
+ * `out` (bf_validate.h); 1 when none is an error. Nothing is allocated but the findings. */
+int tkl_view_validate_library(const tkl_library_view *v, struct bf_findings *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -554,6 +554,14 @@ bf_str tmd_Header_view_category(const tmd_Header_view *v)
         s = (bf_str){NULL, 0, 0};
     return s;
 }
+double tmd_Header_view_lod_offset_value(const tmd_Header_view *v)
+{
+    bf_ctx ctx, *c = &ctx;
+    bf_error e;
+    bf_view_ctx(c, v->_doc, &e);
+    (void)c;
+    return (double)bf_add(tmd_Header_view_lod_offset(v), 60);
+}
 bf_str tmd_Node_view_name(const tmd_Node_view *v)
 {
     bf_ctx ctx, *c = &ctx;
@@ -758,6 +766,22 @@ int tmd_Piece_view_vertices_next(const tmd_Piece_view *v, tmd_Vertex_view *it)
     bf_view_ctx(&ctx, v->_doc, &e);
     tmd_Vertex_view prev = *it;
     return sub_Piece_vertices(&ctx, v, (size_t)prev._index + 1, &prev, it);
+}
+double tmd_Vertex_view_weights_value(const tmd_Vertex_view *v, size_t i)
+{
+    bf_ctx ctx, *c = &ctx;
+    bf_error e;
+    bf_view_ctx(c, v->_doc, &e);
+    (void)c;
+    return (double)(int64_t)(tmd_Vertex_view_weights(v, i)) / 255;
+}
+double tmd_Vertex_view_bone_ids_value(const tmd_Vertex_view *v, size_t i)
+{
+    bf_ctx ctx, *c = &ctx;
+    bf_error e;
+    bf_view_ctx(c, v->_doc, &e);
+    (void)c;
+    return (double)bf_div(c, tmd_Vertex_view_bone_ids(v, i), 3);
 }
 
 int tmd_view_open_model(const uint8_t *data, size_t size, tmd_model_view *out, bf_error *err)

@@ -281,6 +281,8 @@ static inline uint32_t tmd_Header_view_lod_offset(const tmd_Header_view *v)
     const uint8_t *p = v->_doc->data + v->_offset + 20;
     return (uint32_t)bf_load_u32le(p);
 }
+/* Derived: File offset of the levels-of-detail block */
+double tmd_Header_view_lod_offset_value(const tmd_Header_view *v);
 /* Salt used to encrypt file offsets. */
 static inline uint32_t tmd_Header_view_salt(const tmd_Header_view *v)
 {
@@ -710,6 +712,8 @@ static inline uint8_t tmd_Vertex_view_weights(const tmd_Vertex_view *v, size_t i
     const uint8_t *p = v->_doc->data + v->_offset + 24 + i * 1;
     return (uint8_t)p[0];
 }
+/* Derived: boneWeight = value / 0xFF */
+double tmd_Vertex_view_weights_value(const tmd_Vertex_view *v, size_t i);
 /* The encoded bytes of weights, in place. */
 static inline const uint8_t *tmd_Vertex_view_weights_bytes(const tmd_Vertex_view *v) { return v->_doc->data + v->_offset + 24; }
 /* Each byte is a boneID = value / 3. */
@@ -720,6 +724,8 @@ static inline uint8_t tmd_Vertex_view_bone_ids(const tmd_Vertex_view *v, size_t 
     const uint8_t *p = v->_doc->data + v->_offset + 28 + i * 1;
     return (uint8_t)p[0];
 }
+/* Derived: boneID = value / 3: an index into the piece's skinned nodes */
+double tmd_Vertex_view_bone_ids_value(const tmd_Vertex_view *v, size_t i);
 /* The encoded bytes of bone_ids, in place. */
 static inline const uint8_t *tmd_Vertex_view_bone_ids_bytes(const tmd_Vertex_view *v) { return v->_doc->data + v->_offset + 28; }
 /* Texture Coordinate (vector2). */
@@ -732,6 +738,10 @@ static inline float tmd_Vertex_view_uv(const tmd_Vertex_view *v, size_t i)
 }
 /* The encoded bytes of uv, in place. */
 static inline const uint8_t *tmd_Vertex_view_uv_bytes(const tmd_Vertex_view *v) { return v->_doc->data + v->_offset + 32; }
+
+/* Every rule of the schema over an open model view (tmd_validate.c): adds each finding to
+ * `out` (bf_validate.h); 1 when none is an error. Nothing is allocated but the findings. */
+int tmd_view_validate_model(const tmd_model_view *v, struct bf_findings *out);
 
 #ifdef __cplusplus
 }

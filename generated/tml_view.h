@@ -203,6 +203,10 @@ static inline uint32_t tml_TextureRef_view_id(const tml_TextureRef_view *v)
     return (uint32_t)bf_load_u32le(p);
 }
 
+/* Every rule of the schema over an open library view (tml_validate.c): adds each finding to
+ * `out` (bf_validate.h); 1 when none is an error. Nothing is allocated but the findings. */
+int tml_view_validate_library(const tml_library_view *v, struct bf_findings *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -93,10 +93,14 @@ static int traceback(lua_State *L)
     return 1;
 }
 
-/* Which part of the output a generated file is. */
+/* Which parts of the output a generated file belongs to. */
 static unsigned part_of(const char *name)
 {
     size_t n = strlen(name);
+    /* the validator reads through the views where the format has them: it needs them too
+     * (not their agreement checks, _view_same.c, which are for tests) */
+    if ((n > 7 && strcmp(name + n - 7, "_view.h") == 0) || (n > 7 && strcmp(name + n - 7, "_view.c") == 0))
+        return EMIT_VIEW | EMIT_VALIDATOR;
     if (strcmp(name, "formats.h") == 0 || strcmp(name, "formats.c") == 0 || strncmp(name, "docs/index.", 11) == 0)
         return EMIT_INDEX;
     if (strncmp(name, "docs/", 5) == 0)

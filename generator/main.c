@@ -29,7 +29,7 @@ static void usage(FILE *out)
             "                       views' agreement checks with the reader, for tests; never by\n"
             "                       default). What a part needs comes with it: reader brings header\n"
             "                       and access; meta brings reader, writer and validator; index brings\n"
-            "                       meta\n"
+            "                       meta; validator brings the views it reads through\n"
             "  --templates DIR      the Lua templates (default: found beside bfgen, see below)\n"
             "  --check              write nothing; fail if any generated file differs\n"
             "  --syntax-only        check the schemas, generate nothing\n"

@@ -84,9 +84,22 @@ int bf_finding_format(const bf_finding *f, const char *file, char *buf, size_t s
 
 void bf_vctx_init(bf_vctx *v, const void *root, const uint8_t *data, size_t size, bf_findings *out)
 {
-    /* the arena is never used: validators only read */
-    bf_ctx_init(&v->c, data, size, NULL, &v->eval_error);
-    v->c.root = root;
+    /* the arena is never used: validators only read. The frames and the error's text are
+     * written before they are read: clearing them (2 KB) would cost small files. */
+    bf_ctx *c = &v->c;
+    c->data = data;
+    c->size = size;
+    c->pos = 0;
+    c->end = size;
+    c->arena = NULL;
+    c->err = &v->eval_error;
+    c->root = root;
+    c->depth = 0;
+    c->claimed = NULL;
+    c->revision = 0;
+    v->eval_error.failed = 0;
+    v->eval_error.offset = 0;
+    v->eval_error.path[0] = v->eval_error.message[0] = '\0';
     v->out = out;
     v->cache = NULL;
 }

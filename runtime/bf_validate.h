@@ -144,6 +144,8 @@ static inline void bf_check_flags(bf_vctx *v, const bf_flags_check *f, int64_t x
 /* The last structure a value was computed for, and the result. */
 typedef struct bf_memo {
     const void *of;
+    uint64_t at;   /* over views: where the structure starts + 1 (0: none yet) */
+    int64_t index; /* over views: its index (elements that take no bytes share where) */
     int64_t i;
     double f;
 } bf_memo;
@@ -164,6 +166,32 @@ static inline double bf_memo_keep_f(const bf_ctx *c, bf_memo *m, const void *of,
 {
     if (!c->err->failed) {
         m->of = of;
+        m->f = x;
+    }
+    return x;
+}
+
+/* Over views, a structure is known by where it starts and its index. */
+static inline int bf_memo_at(const bf_memo *m, size_t offset, int64_t index)
+{
+    return m->at == (uint64_t)offset + 1 && m->index == index;
+}
+
+static inline int64_t bf_memo_keep_at_i(const bf_ctx *c, bf_memo *m, size_t offset, int64_t index, int64_t x)
+{
+    if (!c->err->failed) {
+        m->at = (uint64_t)offset + 1;
+        m->index = index;
+        m->i = x;
+    }
+    return x;
+}
+
+static inline double bf_memo_keep_at_f(const bf_ctx *c, bf_memo *m, size_t offset, int64_t index, double x)
+{
+    if (!c->err->failed) {
+        m->at = (uint64_t)offset + 1;
+        m->index = index;
         m->f = x;
     }
     return x;

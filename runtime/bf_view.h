@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "bf_gen.h" /* the reading context its accessors lay structures out with */
 
@@ -45,6 +46,14 @@ static inline const uint8_t *bf_view_elem(bf_ctx *c, const uint8_t *base, size_t
     bf_fail(c, c->pos, NULL, "index %lld is outside an array of %llu elements", (long long)i,
             (unsigned long long)count);
     return bf_view_zeros;
+}
+
+/* The length of a fixed-size string (char[N]) at `p`: up to its first zero byte, else `size`,
+ * as the full reader's bf_str has it. */
+static inline int64_t bf_view_fixed_str_len(const uint8_t *p, size_t size)
+{
+    const uint8_t *nul = (const uint8_t *)memchr(p, 0, size);
+    return nul ? (int64_t)(nul - p) : (int64_t)size;
 }
 
 /* Refuses a count the rest of the region cannot hold at `min_encoded` bytes per element,

@@ -2,10 +2,17 @@
 -- `expect` values, type `rules`) is C that evaluates it; the runtime (bf_validate.h) reports
 -- a failure with its severity, path, offset, message and origin. A rule is a bf_rule: its
 -- message is written next to the code that checks it, named rule_LINE by its schema line.
+--
+-- Where a format has views, the validators read the input through them (no allocation, no
+-- document): `validate_T` takes a view, the rules' expressions use the views' places
+-- (c_view.lua), and `<format>_validate_<entry>` opens a view of the bytes the document was read
+-- from. A format without views, or whose rules reach what views cannot, validates the full
+-- reader's document (the same rules over its structs).
 local names = require("names")
 local cexpr = require("cexpr")
 local lines = require("c_lines")
 local scan = require("scan")
+local c_view = require("c_view")
 
 local V = {}
 
@@ -153,7 +160,58 @@ local function check_tables(fmt, ix, w, used)
   w()
 end
 
-local function field_checks(fmt, ix, t, fl, w)
+-- ---- the two ways of reaching fields: the reader's structs, or views of the input --------
+--
+-- A mode says how a validator reaches what it checks: the C type of a structure, a number
+-- field's value, the environment of expressions, and how elements and sub-structures are
+-- visited.
+
+-- The reader's structs (formats without views).
+local function struct_mode(fmt, ix)
+  local m = { ix = ix }
+  function m.self_type(tname) return ct(fmt, tname) end
+  function m.value(fl, i) return i and string.format("s->%s[%s]", fl.name, i) or ("s->" .. fl.name) end
+  function m.env(extra)
+    local env = { fmt = fmt, ix = ix, self = "s", root = "R" }
+    for k, v in pairs(extra) do env[k] = v end
+    return env
+  end
+  -- an `each` over a struct array: declarations before the loop, of `it` and of `prev`
+  function m.each_struct(fl, env)
+    local tc = ct(fmt, fl.type)
+    env.it, env.prev = "it", "prev"
+    return { it = string.format("const %s *it = &s->%s[i];", tc, fl.name),
+      prev = string.format("const %s *prev = i ? &s->%s[i - 1] : &%s_zero;", tc, fl.name, tc), pos = "it->_offset" }
+  end
+  -- the C lines validating sub-structure field `fl` (element i when an array), `pad` deep
+  function m.visit_struct(fl, w, guard)
+    if fl.array then
+      w(string.format("    %sfor (uint32_t i = 0; i < %s; i++) {", guard, count_of(fl)))
+      w(string.format('        if (bf_push(c, "%s", i)) {', fl.name))
+      w(string.format("            validate_%s(v, &s->%s[i]);", fl.type, fl.name))
+      w("            bf_pop(c);")
+      w("        }")
+      w("    }")
+    else
+      w(string.format('    %sif (bf_push(c, "%s", -1)) {', guard, fl.name))
+      w(string.format("        validate_%s(v, &s->%s);", fl.type, fl.name))
+      w("        bf_pop(c);")
+      w("    }")
+    end
+  end
+  function m.visit_case(fl, case, w)
+    w(string.format('    if (s->%s.kind == %s && bf_push(c, "%s", -1)) {', fl.name, names.kind_const(fmt, case.type), fl.name))
+    w(string.format("        validate_%s(v, s->%s.%s);", case.type, fl.name, case.type))
+    w("        bf_pop(c);")
+    w("    }")
+  end
+  return m
+end
+
+-- Views: c_validate_views.lua.
+local view_mode = require("c_validate_views")(field_pos, count_of)
+
+local function field_checks(fmt, ix, t, fl, w, mode)
   local name = fl.name
   local guard = fl.cond and ("if (s->has_" .. name .. ") ") or ""
   -- calls body(value_c, pos_c, field_c, pad) for every element of the field (an element is
@@ -163,13 +221,13 @@ local function field_checks(fmt, ix, t, fl, w)
     if fl.array then
       w(string.format("%s%sfor (uint32_t i = 0; i < %s; i++) {", pad, guard, count_of(fl)))
       w(string.format('%s    if (bf_push(c, "%s", i)) {', pad, name))
-      body(string.format("s->%s[i]", name), string.format("%s + (uint64_t)i * %d", field_pos(fl), fl.prim_size), "NULL",
+      body(mode.value(fl, "i"), string.format("%s + (uint64_t)i * %d", field_pos(fl), fl.prim_size), "NULL",
         pad .. "        ")
       w(pad .. "        bf_pop(c);")
       w(pad .. "    }")
       w(pad .. "}")
     else
-      body("s->" .. name, field_pos(fl), '"' .. name .. '"', pad .. guard)
+      body(mode.value(fl), field_pos(fl), '"' .. name .. '"', pad .. guard)
     end
   end
   local e = fl.enum and ix.enums[fl.enum]
@@ -184,7 +242,7 @@ local function field_checks(fmt, ix, t, fl, w)
     end)
   end
   if fl.expect then
-    local env = { fmt = fmt, ix = ix, self = "s", root = "R", pre = {}, counter = { n = 0 }, memo = true }
+    local env = mode.env({ pre = {}, counter = { n = 0 }, memo = true })
     local want = cexpr.c(fl.expect, env)
     local sev = fl.expect_warning and "BF_SEVERITY_WARNING" or "BF_SEVERITY_ERROR"
     local message = "expected " .. escape_format(fl.expect.text) .. ", found %d (0x%x)"
@@ -207,16 +265,18 @@ local function code_only(text) return scan.unquoted(text, true) end
 -- Whether C text uses a name (not a member of that name, after `.` or `->`).
 local function uses(code, name) return scan.uses(code, name, ".") end
 
-function V.function_for(fmt, ix, t, needs, cache_slots)
+function V.function_for(fmt, ix, t, needs, cache_slots, mode)
+  mode = mode or struct_mode(fmt, ix)
+  mode.owner = t.name
+  ix = mode.ix
   local o = {}
   local function w(s) o[#o + 1] = s end
-  for _, fl in ipairs(t.fields) do field_checks(fmt, ix, t, fl, w) end
+  for _, fl in ipairs(t.fields) do field_checks(fmt, ix, t, fl, w, mode) end
   local counter = { n = 0 }
   local taken = {}
   local stable = rule_names(fmt, t)
   for ri, r in ipairs(t.rules) do
-    local env = { fmt = fmt, ix = ix, self = "s", root = "R", counter = counter, memo = true, cache = "VC",
-                  cache_slots = cache_slots }
+    local env = mode.env({ counter = counter, memo = true, cache = "VC", cache_slots = cache_slots })
     -- named by its schema line
     local name = "rule_" .. r.line
     while taken[name] do name = name .. "b" end
@@ -226,14 +286,11 @@ function V.function_for(fmt, ix, t, needs, cache_slots)
       for _, f in ipairs(t.fields) do if f.name == r.each then fl = f end end
       local pos, decls = nil, {}
       if fl.kind == "struct" then
-        local tc = ct(fmt, fl.type)
-        decls.it = string.format("const %s *it = &s->%s[i];", tc, fl.name)
-        decls.prev = string.format("const %s *prev = i ? &s->%s[i - 1] : &%s_zero;", tc, fl.name, tc)
-        env.it, env.prev = "it", "prev"
-        pos = "it->_offset"
+        decls = mode.each_struct(fl, env, r)
+        pos = decls.pos
       else
-        env.it = string.format("s->%s[i]", fl.name)
-        env.prev = string.format("(i ? s->%s[i - 1] : 0)", fl.name)
+        env.it = mode.value(fl, "i")
+        env.prev = string.format("(i ? %s : 0)", mode.value(fl, "i - 1"))
         pos = string.format("%s + (uint64_t)i * %d", field_pos(fl), fl.elem_size or 0)
       end
       env.index = "(int64_t)i"
@@ -241,14 +298,23 @@ function V.function_for(fmt, ix, t, needs, cache_slots)
       local decl, body = rule_lines(fmt, ix, t, r, env, at_path(r), pos, name, stable[ri])
       for _, l in ipairs(decl) do w(l) end
       local code = code_only(table.concat(body, "\n"))
+      local uses_it = uses(code, "it") or uses(code, "prev") or uses(code, "ev") or uses(code, "pv")
+      local uses_prev = uses(code, "prev") or uses(code, "pv")
+      if decls.outer and uses_it then
+        w("    {")
+        w("    " .. decls.outer)
+        if uses_prev then w("    " .. decls.outer_prev) end
+      end
       w(string.format("    for (uint32_t i = 0; i < %s; i++) {", count_of(fl)))
-      if decls.it and (uses(code, "it") or uses(code, "prev")) then w("        " .. decls.it) end
+      if decls.prev_keep and uses_prev then w("        " .. decls.prev_keep) end
+      if decls.it and uses_it then w("        " .. decls.it) end
       if decls.prev and uses(code, "prev") then w("        " .. decls.prev) end
       w(string.format('        if (bf_push(c, "%s", i)) {', fl.name))
       for _, l in ipairs(body) do w("            " .. l) end
       w("            bf_pop(c);")
       w("        }")
       w("    }")
+      if decls.outer and uses_it then w("    }") end
     else
       local decl, body = rule_lines(fmt, ix, t, r, env, at_path(r), "s->_offset", name, stable[ri])
       for _, l in ipairs(decl) do w(l) end
@@ -257,39 +323,23 @@ function V.function_for(fmt, ix, t, needs, cache_slots)
   end
   for _, fl in ipairs(t.fields) do
     local guard = fl.cond and ("if (s->has_" .. fl.name .. ") ") or ""
-    if fl.kind == "struct" and needs[fl.type] then
-      if fl.array then
-        w(string.format("    %sfor (uint32_t i = 0; i < %s; i++) {", guard, count_of(fl)))
-        w(string.format('        if (bf_push(c, "%s", i)) {', fl.name))
-        w(string.format("            validate_%s(v, &s->%s[i]);", fl.type, fl.name))
-        w("            bf_pop(c);")
-        w("        }")
-        w("    }")
-      else
-        w(string.format('    %sif (bf_push(c, "%s", -1)) {', guard, fl.name))
-        w(string.format("        validate_%s(v, &s->%s);", fl.type, fl.name))
-        w("        bf_pop(c);")
-        w("    }")
-      end
-    end
+    if fl.kind == "struct" and needs[fl.type] then mode.visit_struct(fl, w, guard) end
     if fl.kind == "switch" then
       local seen = {}
       for _, case in ipairs(fl.cases) do
         if case.type and not seen[case.type] and needs[case.type] then
           seen[case.type] = true
-          w(string.format('    if (s->%s.kind == %s && bf_push(c, "%s", -1)) {', fl.name, names.kind_const(fmt, case.type), fl.name))
-          w(string.format("        validate_%s(v, s->%s.%s);", case.type, fl.name, case.type))
-          w("        bf_pop(c);")
-          w("    }")
+          mode.visit_case(fl, case, w)
         end
       end
     end
   end
   -- only the names the body uses
   local code = code_only(table.concat(o, "\n"))
-  local head = { string.format("static void validate_%s(bf_vctx *v, const %s *s)", t.name, ct(fmt, t.name)), "{" }
-  if uses(code, "c") or uses(code, "R") then head[#head + 1] = "    bf_ctx *c = &v->c;" end
-  if uses(code, "R") then head[#head + 1] = "    const " .. ct(fmt, ix.root.name) .. " *R = c->root;" end
+  local head = { string.format("static void validate_%s(bf_vctx *v, const %s *s)", t.name, mode.self_type(t.name)), "{" }
+  if uses(code, "c") or uses(code, "R") or uses(code, "base") then head[#head + 1] = "    bf_ctx *c = &v->c;" end
+  if uses(code, "base") then head[#head + 1] = "    const uint8_t *base = c->data + s->_offset;" end
+  if uses(code, "R") then head[#head + 1] = "    const " .. mode.self_type(ix.root.name) .. " *R = c->root;" end
   if uses(code, "VC") then head[#head + 1] = "    rule_cache *VC = v->cache;" end
   if not uses(code, "s") then head[#head + 1] = "    (void)s;" end
   if not uses(code, "v") then head[#head + 1] = "    (void)v;" end
@@ -303,23 +353,28 @@ end
 -- of a structure that also keeps, per value, the last structure it was computed for and the
 -- result (bf_memo). A value whose evaluation failed is not kept (the rule using it reports
 -- the failure). Returns the structure's C type, or nil when the format has no values.
-local function memo_functions(fmt, w)
-  local list = {}
-  for _, t in ipairs(fmt.types) do
-    for _, v in ipairs(t.values) do list[#list + 1] = { t = t, v = v } end
-  end
-  if #list == 0 then return nil end
+local function memo_head(fmt, w, n)
   local mt = fmt.name .. "_vmemo"
   w("/* The validation context, and the last result of each named value. */")
   w(string.format("typedef struct %s {", mt))
   w("    bf_vctx v;")
-  w(string.format("    bf_memo m[%d];", #list))
+  w(string.format("    bf_memo m[%d];", n))
   w(string.format("} %s;", mt))
   w()
   w(string.format("static inline bf_memo *memo(bf_ctx *c, int slot)"))
   w("{")
   w(string.format("    return &((%s *)(void *)((char *)c - offsetof(bf_vctx, c)))->m[slot];", mt))
   w("}")
+  return mt
+end
+
+local function memo_functions(fmt, w)
+  local list = {}
+  for _, t in ipairs(fmt.types) do
+    for _, v in ipairs(t.values) do list[#list + 1] = { t = t, v = v } end
+  end
+  if #list == 0 then return nil end
+  local mt = memo_head(fmt, w, #list)
   for i, it in ipairs(list) do
     local float = it.v.expr.vt == "float"
     w()
@@ -337,16 +392,67 @@ local function memo_functions(fmt, w)
   return mt
 end
 
-function V.source(fmt)
-  local ix = names.index(fmt)
-  local needs = needs_map(fmt, ix)
-  local roots = {}
-  for _, e in ipairs(fmt.entries) do roots[e.root] = true end
+-- The same over views, for the values the rules use (mode.memos): a structure of a fixed size
+-- is known by its address in the input, a view by where it starts and its index.
+local function view_memo_functions(fmt, mode, protos, w)
+  if #mode.memos == 0 then return nil end
+  local mt = memo_head(fmt, w, #mode.memos)
+  for i, u in ipairs(mode.memos) do
+    local fi = u.float and "f" or "i"
+    local fn = c_view.value_fn(fmt, u.owner, u.name, u.flat)
+    local memo = fn:gsub(u.flat and "_fv_([%w_]+)$" or "_v_([%w_]+)$", u.flat and "_fm_%1" or "_m_%1")
+    w()
+    w(string.format("static inline %s %s(bf_ctx *c, const %s *s)", u.float and "double" or "int64_t", memo,
+      u.flat and "uint8_t" or c_view.view_type(fmt, u.owner)))
+    w("{")
+    w(string.format("    bf_memo *m = memo(c, %d);", i - 1))
+    if u.flat then
+      w(string.format("    return m->of == s ? m->%s : bf_memo_keep_%s(c, m, s, %s(c, s));", fi, fi, fn))
+    else
+      w(string.format("    if (bf_memo_at(m, s->_offset, s->_index))"))
+      w(string.format("        return m->%s;", fi))
+      w(string.format("    return bf_memo_keep_at_%s(c, m, s->_offset, s->_index, %s(c, s));", fi, fn))
+    end
+    w("}")
+  end
+  w()
+  return mt
+end
+
+-- The enum and flags tables the validated types use, and whether the format has named values.
+local function tables(fmt, ix, needs, roots, w)
+  local used_checks = {}
+  for _, t in ipairs(fmt.types) do
+    for _, fl in ipairs(t.fields) do
+      if needs[t.name] or roots[t.name] then
+        if fl.enum and not ix.enums[fl.enum].open then used_checks[fl.enum] = true end
+        if fl.flags then used_checks[fl.flags] = true end
+      end
+    end
+  end
+  -- (an unused static const is a warning, and -Werror makes it an error)
+  if next(used_checks) then check_tables(fmt, ix, w, used_checks) end
+end
+
+local function rule_cache_decl(w, cache_slots)
+  local slots = math.max(cache_slots.n, 1)
+  w("/* Quantifiers over the root alone, computed once per validation (set: computed). */")
+  w("typedef struct rule_cache {")
+  w(string.format("    uint8_t set[%d];", slots))
+  w(string.format("    int64_t i[%d];", slots))
+  w(string.format("    double f[%d];", slots))
+  w("} rule_cache;")
+  w()
+end
+
+-- The validator over the reader's structs.
+local function struct_source(fmt, ix, needs, roots, why)
   local o = {}
   local function w(s) o[#o + 1] = s or "" end
   local has_values = false
   for _, t in ipairs(fmt.types) do has_values = has_values or #t.values > 0 end
   w("/* Generated by bfgen from " .. fmt.schema .. ". Do not edit: change the schema. */")
+  if why then w("/* The rules over the full reader's structs, not over views yet: " .. names.comment(why) .. ". */") end
   w("#include \"" .. fmt.name .. ".h\"")
   w()
   if has_values then w("#include <stddef.h>") end
@@ -363,34 +469,17 @@ function V.source(fmt)
   w()
   w("#include \"" .. fmt.name .. "_access.h\"")
   w()
-  -- the tables of the enums and flags some validated field checks (an unused static const
-  -- is a warning, and -Werror makes it an error)
-  local used_checks = {}
-  for _, t in ipairs(fmt.types) do
-    for _, fl in ipairs(t.fields) do
-      if needs[t.name] or roots[t.name] then
-        if fl.enum and not ix.enums[fl.enum].open then used_checks[fl.enum] = true end
-        if fl.flags then used_checks[fl.flags] = true end
-      end
-    end
-  end
-  if next(used_checks) then check_tables(fmt, ix, w, used_checks) end
+  tables(fmt, ix, needs, roots, w)
   local memo = memo_functions(fmt, w)
   local cache_slots = { n = 0 }
+  local mode = struct_mode(fmt, ix)
   local bodies = {}
   for _, t in ipairs(fmt.types) do
     if needs[t.name] or roots[t.name] then
-      bodies[#bodies + 1] = V.function_for(fmt, ix, t, needs, cache_slots)
+      bodies[#bodies + 1] = V.function_for(fmt, ix, t, needs, cache_slots, mode)
     end
   end
-  local slots = math.max(cache_slots.n, 1)
-  w("/* Quantifiers over the root alone, computed once per validation (set: computed). */")
-  w("typedef struct rule_cache {")
-  w(string.format("    uint8_t set[%d];", slots))
-  w(string.format("    int64_t i[%d];", slots))
-  w(string.format("    double f[%d];", slots))
-  w("} rule_cache;")
-  w()
+  rule_cache_decl(w, cache_slots)
   for _, b in ipairs(bodies) do
     w(b)
     w()
@@ -419,6 +508,158 @@ function V.source(fmt)
     w()
   end
   return table.concat(o, "\n")
+end
+
+-- The validator over views; errors with {views_unsupported = why} when a rule reaches what
+-- views cannot.
+local function view_source(fmt, needs, roots)
+  local mode = view_mode(fmt)
+  local ix = mode.ix
+  local cache_slots = { n = 0 }
+  local bodies = {}
+  for _, t in ipairs(fmt.types) do
+    if needs[t.name] or roots[t.name] then
+      bodies[#bodies + 1] = V.function_for(fmt, ix, t, needs, cache_slots, mode)
+    end
+  end
+  local values = {}
+  local protos = c_view.value_functions(fmt, ix, values, mode.places)
+  local o = {}
+  local function w(s) o[#o + 1] = s or "" end
+  w("/* Generated by bfgen from " .. fmt.schema .. ". Do not edit: change the schema. */")
+  w("/* The schema's rules over views of the input (" .. fmt.name .. "_view.h): nothing is allocated. */")
+  w("#include \"" .. fmt.name .. "_view.h\"")
+  w()
+  if #mode.memos > 0 then w("#include <stddef.h>") end
+  w("#include <string.h>")
+  w()
+  w("#include \"bf_expr.h\"")
+  w("#include \"bf_validate.h\"")
+  w()
+  for _, t in ipairs(fmt.types) do
+    if needs[t.name] or roots[t.name] then
+      w(string.format("static void validate_%s(bf_vctx *v, const %s *s);", t.name, mode.self_type(t.name)))
+    end
+  end
+  for _, p in ipairs(protos) do w(p) end
+  w()
+  tables(fmt, ix, needs, roots, w)
+  local memo = view_memo_functions(fmt, mode, protos, w)
+  for _, z in ipairs(mode.zeros) do
+    -- over zeros: a view of zeros in a context over bf_view_zeros (failures still reported)
+    local V = c_view.view_type(fmt, z.owner)
+    w(string.format("static %s %s_z_%s(bf_ctx *c)", z.float and "double" or "int64_t", V, z.name))
+    w("{")
+    w("    bf_ctx zc = *c;")
+    w("    zc.data = bf_view_zeros;")
+    w("    zc.size = zc.end = BF_VIEW_ZEROS;")
+    w("    zc.pos = 0;")
+    w(string.format("    %s zv;", V))
+    w("    memset(&zv, 0, sizeof zv);")
+    w(string.format("    return %s(&zc, &zv);", c_view.value_fn(fmt, z.owner, z.name, false)))
+    w("}")
+    w()
+  end
+  rule_cache_decl(w, cache_slots)
+  for _, b in ipairs(bodies) do
+    w(b)
+    w()
+  end
+  for _, l in ipairs(values) do w(l) end
+  local nrev = #fmt.revisions
+  for _, e in ipairs(fmt.entries) do
+    local EV = string.format("%s_%s_view", fmt.name, e.name)
+    w(string.format("int %s_view_validate_%s(const %s *mv, struct bf_findings *out)", fmt.name, e.name, EV))
+    w("{")
+    -- with named values, the context lives in the structure that memoises them (only the
+    -- memos cleared: bf_vctx_init sets what the context needs)
+    local v = memo and "m.v" or "v"
+    if memo then
+      w(string.format("    %s m;", memo))
+      w("    memset(m.m, 0, sizeof m.m);")
+    else
+      w("    bf_vctx v;")
+    end
+    w("    rule_cache cache;")
+    w("    size_t errors_before = out->errors;")
+    w(string.format("    bf_vctx_init(&%s, &mv->root, mv->doc.data, mv->doc.size, out);", v))
+    w("    memset(cache.set, 0, sizeof cache.set);")
+    w(string.format("    %s.cache = &cache;", v))
+    if nrev > 0 then w(string.format("    %s.c.revision = mv->doc.revision;", v)) end
+    w(string.format("    validate_%s(&%s, &mv->root);", e.root, v))
+    w("    return out->errors == errors_before;")
+    w("}")
+    w()
+    local rt = ix.types[e.root]
+    if nrev > 0 then
+      -- the view of the revision the document was read as (which need not be the first that reads)
+      w(c_view.lay_sig(fmt, rt) .. ";")
+      if rt.needs_link then
+        w(string.format("int %s_view_link_%s(bf_ctx *c, const %s *v);", fmt.name, e.root, c_view.view_type(fmt, e.root)))
+      end
+      w()
+      w(string.format("static int open_%s(const uint8_t *data, size_t size, int64_t revision, %s *out, bf_error *err)",
+        e.name, EV))
+      w("{")
+      w("    bf_ctx c;")
+      w("    out->doc = (bf_view_doc){data, size, &out->root, revision};")
+      w("    bf_view_ctx(&c, &out->doc, err);")
+      local link = rt.needs_link and string.format(" && %s_view_link_%s(&c, &out->root)", fmt.name, e.root) or ""
+      w(string.format("    return %s_view_lay_%s(&c, &out->doc, &out->root, 0, 1)%s;", fmt.name, e.root, link))
+      w("}")
+      w()
+    end
+    w(string.format("int %s_validate_%s(const %s *doc, const uint8_t *data, size_t size, struct bf_findings *out)",
+      fmt.name, e.name, ct(fmt, e.root)))
+    w("{")
+    w(string.format("    %s mv;", EV))
+    w("    bf_error err;")
+    if nrev > 0 then
+      w(string.format("    if (!open_%s(data, size, doc->_revision, &mv, &err)) {", e.name))
+    else
+      w("    (void)doc;")
+      w(string.format("    if (!%s_view_open_%s(data, size, &mv, &err)) {", fmt.name, e.name))
+    end
+    w("        /* (not the bytes the document was read from) */")
+    w("        bf_findings_add(out, BF_SEVERITY_ERROR, err.offset, err.path, err.message, NULL);")
+    w("        return 0;")
+    w("    }")
+    w(string.format("    return %s_view_validate_%s(&mv, out);", fmt.name, e.name))
+    w("}")
+    w()
+  end
+  return table.concat(o, "\n")
+end
+
+-- <format>_validate.c, and whether it validates views (then the views declare its entries).
+-- `has_views`: the format has views.
+function V.source(fmt, has_views)
+  local ix = names.index(fmt)
+  local needs = needs_map(fmt, ix)
+  local roots = {}
+  for _, e in ipairs(fmt.entries) do roots[e.root] = true end
+  local why -- (why the rules cannot run on views)
+  if has_views then
+    local ok, src = pcall(view_source, fmt, needs, roots)
+    if ok then return src, true end
+    if not (type(src) == "table" and src.views_unsupported) then error(src, 0) end
+    why = src.views_unsupported
+  end
+  return struct_source(fmt, ix, needs, roots, why), false
+end
+
+-- The view header `h` with the validators over views declared (before its closing lines).
+function V.declare_in_view_header(fmt, h)
+  local d = {}
+  for _, e in ipairs(fmt.entries) do
+    d[#d + 1] = string.format("/* Every rule of the schema over an open %s view (%s_validate.c): adds each finding to", e.name, fmt.name)
+    d[#d + 1] = " * `out` (bf_validate.h); 1 when none is an error. Nothing is allocated but the findings. */"
+    d[#d + 1] = string.format("int %s_view_validate_%s(const %s_%s_view *v, struct bf_findings *out);", fmt.name, e.name, fmt.name,
+      e.name)
+  end
+  local tail = "#ifdef __cplusplus\n}\n#endif\n\n#endif\n"
+  assert(h:sub(-#tail) == tail, "the view header's end")
+  return h:sub(1, #h - #tail) .. table.concat(d, "\n") .. "\n\n" .. tail
 end
 
 return V

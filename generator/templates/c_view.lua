@@ -37,6 +37,7 @@ local function unsupported(what) error({ views_unsupported = what }) end
 local function index(fmt)
   local ix = names.index(fmt)
   ix.view_values = {} -- the named values expressions use: functions over views
+  ix.derived = {} -- the `derive:` fields that have an accessor ("Type.field")
   ix.fields = {}
   for _, t in ipairs(fmt.types) do
     local m = {}
@@ -801,6 +802,25 @@ local function reach(ix, fl)
   return "stride"
 end
 
+-- A `derive:` value, computed from the raw value over the view (left out, and not listed in
+-- ix.derived, when its expression needs what views do not reach).
+local function derive_accessor(fmt, ix, t, fl, h, cc, indexed)
+  local V = vt(fmt, t.name)
+  local pre = V .. "_"
+  local env = view_env(fmt, ix, "v")
+  env.pre, env.counter = {}, { n = 0 }
+  local e2 = setmetatable({ value = pre .. fl.name .. (indexed and "(v, i)" or "(v)") }, { __index = env })
+  local ok, body = pcall(cexpr.cf, fl.derive, e2)
+  if not ok and not (type(body) == "table" and body.views_unsupported) then error(body, 0) end
+  if not ok or #env.pre > 0 then return end
+  ix.derived[t.name .. "." .. fl.name] = true
+  local sig = string.format("double %s%s_value(const %s *v%s)", pre, fl.name, V, indexed and ", size_t i" or "")
+  h("/* Derived: " .. names.comment(fl.derive_doc or fl.derive.text) .. " */")
+  h(sig .. ";")
+  for _, l in ipairs({ sig, "{", "    bf_ctx ctx, *c = &ctx;", "    bf_error e;", "    bf_view_ctx(c, v->_doc, &e);",
+    "    (void)c;", "    return " .. body .. ";", "}" }) do cc(l) end
+end
+
 -- Accessors declared in the header (inline ones defined there), and the .c bodies.
 local function accessors(fmt, ix, t, H, C)
   local V = vt(fmt, t.name)
@@ -842,6 +862,7 @@ local function accessors(fmt, ix, t, H, C)
         if fl.fixed_frac then
           h(string.format("static inline double %s%s_value(const %s *v) { return (double)%s%s(v) / %d.0; }", pre, name, V, pre, name, 1 << fl.fixed_frac))
         end
+        if fl.derive and not fl.fixed_frac then derive_accessor(fmt, ix, t, fl, h, cc, false) end
         if fl.string_table then
           h(string.format("/* The string %s refers to ({NULL, 0} for none). */", name))
           h(string.format("bf_str %s%s_str(const %s *v);", pre, name, V))
@@ -871,6 +892,7 @@ local function accessors(fmt, ix, t, H, C)
         if fl.fixed_frac then
           h(string.format("static inline double %s%s_value(const %s *v, size_t i) { return (double)%s%s(v, i) / %d.0; }", pre, name, V, pre, name, 1 << fl.fixed_frac))
         end
+        if fl.derive and not fl.fixed_frac then derive_accessor(fmt, ix, t, fl, h, cc, true) end
         h(string.format("/* The encoded bytes of %s, in place. */", name))
         h(string.format("static inline const uint8_t *%s%s_bytes(const %s *v) { return v->_doc->data + %s; }", pre, name, V, at))
       end
@@ -1118,8 +1140,8 @@ end
 -- ---- named values: one function over the view each, for those expressions use ------------
 
 -- Appends the functions to C (a value may use others: the list grows while it is written) and
--- returns their prototypes.
-local function value_functions(fmt, ix, C)
+-- returns their prototypes. `pl`: other places than the views' (the validators').
+local function value_functions(fmt, ix, C, pl)
   local protos, used, i = {}, ix.view_values, 1
   while used[i] do
     local u = used[i]
@@ -1129,6 +1151,7 @@ local function value_functions(fmt, ix, C)
     end
     local float = value.expr.vt == "float"
     local env = view_env(fmt, ix, "v")
+    env.places = pl or env.places
     env.pre, env.counter = {}, { n = 0 }
     if u.flat then env.self_flat = { kind = "struct", view = "flat", p = "v", type = u.owner } end
     local body = float and cexpr.cf(value.expr, env) or cexpr.value(value.expr, env)
@@ -1151,8 +1174,13 @@ end
 
 -- ---- the files ---------------------------------------------------------------------------
 
+-- The index of each format's last generation, by name: its `derived` set is what the views'
+-- agreement checks compare (c_view_same.lua).
+M.generated_index = {}
+
 local function generate(fmt)
   local ix = index(fmt)
+  M.generated_index[fmt.name] = ix
   -- a view over zeros (an element past the end) must read inside bf_view_zeros
   for _, t in ipairs(fmt.types) do
     for _, fl in ipairs(t.fields) do
@@ -1311,8 +1339,16 @@ function M.files(fmt)
   return h, c
 end
 
--- For c_view_same.lua: the views' type names and how an array's elements are reached.
+-- For c_view_same.lua and the validators over views (c_validate.lua): the views' names,
+-- places and shapes.
 M.view_type = vt
+M.index = index
+M.places = places
+M.is_flat = is_flat
+M.embedded = embedded
 M.reach = reach
+M.lay_sig = lay_sig
+M.value_fn = value_fn
+M.value_functions = value_functions
 
 return M

@@ -44,7 +44,7 @@ local function same_function(fmt, ix, t)
         w(string.format("%sif ((int64_t)%s%s_%s(v) != (int64_t)s->%s_%s)", ind, pre, name, b.name, name, b.name))
         w(ind .. "    " .. differ(name .. "." .. b.name))
       end
-      if fl.fixed_frac then
+      if fl.fixed_frac or ix.derived[t.name .. "." .. name] then
         w(string.format("%sif (bf_f64_bits(%s%s_value(v)) != bf_f64_bits(s->%s_value))", ind, pre, name, name))
         w(ind .. "    " .. differ(name))
       end
@@ -56,7 +56,7 @@ local function same_function(fmt, ix, t)
       w(string.format("%sfor (size_t i = 0; i < %s; i++) {", ind, count))
       w(string.format("%s    if (!(%s))", ind, eq_num(fl, pre .. name .. "(v, i)", "s->" .. name .. "[i]")))
       w(ind .. "        " .. differ(name, "(int64_t)i"))
-      if fl.fixed_frac then
+      if fl.fixed_frac or ix.derived[t.name .. "." .. name] then
         w(string.format("%s    if (bf_f64_bits(%s%s_value(v, i)) != bf_f64_bits(s->%s_value[i]))", ind, pre, name, name))
         w(ind .. "        " .. differ(name, "(int64_t)i"))
       end
@@ -191,6 +191,7 @@ end
 
 -- The two files of a format whose views c_view.lua generates: { h = ..., c = ... }.
 return function(fmt)
-  local ix = names.index(fmt)
+  local ix = V.generated_index[fmt.name] or names.index(fmt) -- c_view.files ran first
+  ix.derived = ix.derived or {}
   return { h = same_header(fmt), c = same_file(fmt, ix) }
 end

@@ -301,6 +301,7 @@ function reader_places.lz4_size(env, b, n)
 end
 
 -- A quantifier's element `i` of `arr`: binds elem_env.it and .prev, declaring `it` in `pre`.
+-- (Other places are also given the expression evaluated for each element.)
 function reader_places.each(env, arr, i, it, elem_env, pre)
   local fl = arr.field
   if fl.kind == "struct" then
@@ -596,10 +597,13 @@ function M.quantifier_loop(e, env)
   if slot then
     pre[#pre + 1] = string.format("if (%s->set[%d]) %s = %s; else", env.cache, slot, acc, slot_value)
   end
+  local loop_at = #pre + 1
   pre[#pre + 1] = string.format("for (uint32_t %s = 0; %s < (uint32_t)(%s); %s++) {", i, i, arr.count, i)
   local elem_env = setmetatable({ index = "(int64_t)" .. i, elem_field = fl, pre = {} }, { __index = env })
   local declared_from = #pre + 1
-  ;(env.places or reader_places).each(env, arr, i, it, elem_env, pre)
+  -- (`outer`: what the places declare before the loop, kept from one element to the next)
+  local outer = {}
+  ;(env.places or reader_places).each(env, arr, i, it, elem_env, pre, e.args[2], outer)
   local declared_to = #pre
   local body = num(e.args[2], elem_env, float)
   for _, l in ipairs(elem_env.pre) do pre[#pre + 1] = "    " .. l end
@@ -622,6 +626,12 @@ function M.quantifier_loop(e, env)
     pre[#pre + 1] = string.format("    if (%s) { %s = 1; break; }", body.c, acc)
   end
   pre[#pre + 1] = "}"
+  if #outer > 0 then -- the loop in a block of its own, after those declarations
+    for j = loop_at, #pre do pre[j] = "    " .. pre[j] end
+    for j = #outer, 1, -1 do table.insert(pre, loop_at, "    " .. outer[j]) end
+    table.insert(pre, loop_at, "{")
+    pre[#pre + 1] = "}"
+  end
   if slot then
     -- kept only when it evaluated cleanly: a failure is reported again wherever it is used
     pre[#pre + 1] = string.format("if (!%s->set[%d] && !c->err->failed) {", env.cache, slot)

@@ -21,13 +21,16 @@ return {
       [fmt.name .. "_meta.c"] = c_meta(fmt),
       ["docs/" .. fmt.name .. ".md"] = docs_md.page(fmt),
       ["docs/" .. fmt.name .. ".html"] = docs_html.page(fmt),
-      [fmt.name .. "_validate.c"] = c_validate.source(fmt),
       [fmt.name .. "_write.c"] = c_writer.source(fmt),
       [fmt.name .. "_access.h"] = c_access(fmt),
       ["docs/" .. fmt.name .. ".schema.json"] = json_schema(fmt),
     }
     -- views, for the formats whose constructs they handle (c_view.lua says which not)
     local view_h, view_c = c_view.files(fmt)
+    -- the validator runs on the views where it can (c_validate.lua)
+    local validate_c, on_views = c_validate.source(fmt, view_h ~= nil)
+    files[fmt.name .. "_validate.c"] = validate_c
+    if on_views then view_h = c_validate.declare_in_view_header(fmt, view_h) end
     if view_h then
       files[fmt.name .. "_view.h"] = view_h
       files[fmt.name .. "_view.c"] = view_c

@@ -62,7 +62,7 @@ ROM_WRITER_SRCS := runtime/bf_write.c runtime/bf_place.c runtime/bf_intern.c run
 # Everything but the model: the runtime (its file and writer parts need an OS),
 # the generated T3DM code, the scene code, the command lists, the ROM's own C library.
 ROM_LIB_SRCS := $(filter-out runtime/bf_file.c $(ROM_WRITER_SRCS),$(wildcard runtime/*.c)) generated/t3dm.c generated/t3dm_validate.c \
-	$(wildcard n64/scene/*.c) $(wildcard n64/driver/*.c) \
+	generated/t3dm_view.c $(wildcard n64/scene/*.c) $(wildcard n64/driver/*.c) \
 	$(addprefix n64/rom/,libc.c libgcc.c snprintf.c heap.c console.c rsp_task.c vi.c report.c vmov_patch.c)
 ROM_LIB := $(ROM_DIR)/librom.a
 ROM_LIBGCC = $(shell $(ROM_CC) -print-libgcc-file-name)
