@@ -372,6 +372,7 @@ $(SCHEMA_HEADERS_C): cli/binform/embed_headers.sh $(wildcard runtime/*.h)
 	@mkdir -p $(dir $@)
 	sh cli/binform/embed_headers.sh $@ $(wildcard runtime/*.h)
 $(BUILD)/obj/gen/runtime_headers.o: $(SCHEMA_HEADERS_C) cli/binform/runtime_headers.h
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Icli/binform -c $< -o $@
 SCHEMA_LINK := $(BUILD)/obj/gen/runtime_headers.o -Wl,--dynamic-list=cli/binform/runtime.exports
 $(BINFORM): $(BUILD)/obj/gen/runtime_headers.o cli/binform/runtime.exports
