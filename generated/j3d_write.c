@@ -3267,7 +3267,7 @@ static int solve_Section(bf_wctx *w, j3d_Section *s, const char *name, int64_t i
         return 0;
     if (!bf_skip(w, 8, "tag"))
         return 0;
-    size_t region = w->pos;
+    size_t region_body = w->pos;
     switch (s->body.kind) {
     case J3D_KIND_INF1:
         if (!solve_Inf1(w, s->body.Inf1, "body", -1))
@@ -3314,7 +3314,7 @@ static int solve_Section(bf_wctx *w, j3d_Section *s, const char *name, int64_t i
             return 0;
     }
     s->body_tail.len = 0;
-    bf_fit_u32(w, &s->size, bf_add((int64_t)(w->pos - region), INT64_C(8)), 32, (uint64_t)s->_offset + 4, 0, "size");
+    bf_fit_u32(w, &s->size, bf_add((int64_t)(w->pos - region_body), INT64_C(8)), 32, (uint64_t)s->_offset + 4, 0, "size");
     return bf_end(w, name);
 }
 

@@ -645,8 +645,10 @@ function S.solver_for(fmt, ix, t)
       -- (a view of bytes another field writes: nothing to place)
     else
       if not fl.offset then F.line(set_at(ix, t, fl)) end
-      local solved = fl.size and equations.solve(fl.size, "(int64_t)(w->pos - region)", env, nil)
-      if solved then F.line("size_t region = w->pos;") end
+      -- one start per sized field: a structure may hold several (`size: n`, `size: 32 - n`)
+      local start = "region_" .. fl.name
+      local solved = fl.size and equations.solve(fl.size, "(int64_t)(w->pos - " .. start .. ")", env, nil)
+      if solved then F.line("size_t " .. start .. " = w->pos;") end
       F.size(size_value(fmt, ix, fl, env), fl.name)
       if fl.size then F.line(string.format("s->%s_tail.len = 0;", fl.name)) end
       if solved then F.lines_of(solved) end
