@@ -15,3 +15,10 @@ KST_SPECS ?=
 kst: $(BFGEN) $(BINFORM)
 	@/usr/bin/python3 tests/kst/run_kst.py --root $(SHARED)/kaitai-tests --out $(BUILD)/kst --jobs 2 \
 		$(if $(KST_SPECS),--specs $(abspath $(KST_SPECS)))
+
+# make kaitai-gallery GALLERY=DIR: Kaitai's format gallery (a checkout of kaitai_struct_formats,
+# never committed) imported, generated and compiled, a line per format and the totals.
+.PHONY: kaitai-gallery
+kaitai-gallery: $(BFGEN)
+	@test -n "$(GALLERY)" || { echo "make kaitai-gallery GALLERY=DIR (a checkout of kaitai_struct_formats)"; exit 2; }
+	@sh tests/kst/gallery.sh $(GALLERY) $(BFGEN) $(BUILD)/kaitai-gallery
