@@ -487,30 +487,7 @@ local function size_value(fmt, ix, fl, env)
     end
     return skip(string.format("(uint64_t)s->%s.len + 1", name))
   elseif k == "switch" then
-    w(string.format("switch (s->%s.kind) {", name))
-    local seen = {}
-    for _, case in ipairs(fl.cases) do
-      if case.type and not seen[case.type] then
-        seen[case.type] = true
-        w(string.format("case %s:", names.kind_const(fmt, case.type)))
-        w(string.format('    if (!solve_%s(w, s->%s.%s, "%s", -1))', case.type, name, case.type, name))
-        w("        return 0;")
-        w("    break;")
-      end
-    end
-    local pools = {}
-    for i, case in ipairs(fl.cases) do
-      if case.pool then pools[#pools + 1] = names.raw_case_kind(fmt, fl, i) end
-    end
-    if #pools > 0 then
-      -- a pool's bytes are the data placed into it, not its own
-      for _, kind in ipairs(pools) do w(string.format("case %s:", kind)) end
-      w("    break;")
-    end
-    w("default:")
-    w(string.format('    if (!bf_skip(w, s->%s.raw.len, "%s"))', name, name))
-    w("        return 0;")
-    w("}")
+    body.switch_cases(fmt, fl, w, "solve", nil, string.format('if (!bf_skip(w, s->%s.raw.len, "%s"))', name, name))
     return { lines = L }
   end
   return { lines = L }

@@ -94,4 +94,39 @@ function B.func(fmt, ix, head, first, F)
   return table.concat(o, "\n")
 end
 
+-- A switch field's cases, for the writer and the solver alike: `call` ("write" or "solve")
+-- for each case's type; `pool_line` (or nil) for the raw cases data is pooled into; `raw_line`
+-- for the bytes of any other tag. Lines go to `w`.
+function B.switch_cases(fmt, fl, w, call, pool_line, raw_line)
+  local name = fl.name
+  w(string.format("switch (s->%s.kind) {", name))
+  local seen = {}
+  for _, case in ipairs(fl.cases) do
+    if case.type and not seen[case.type] then
+      seen[case.type] = true
+      w(string.format("case %s:", names.kind_const(fmt, case.type)))
+      w(string.format('    if (!%s_%s(w, s->%s.%s, "%s", -1))', call, case.type, name, case.type, name))
+      w("        return 0;")
+      w("    break;")
+    end
+  end
+  local pools = {}
+  for i, case in ipairs(fl.cases) do
+    if case.pool then pools[#pools + 1] = names.raw_case_kind(fmt, fl, i) end
+  end
+  if #pools > 0 then
+    -- a pool's bytes are the data the builder placed into it, not its own
+    for _, kind in ipairs(pools) do w(string.format("case %s:", kind)) end
+    if pool_line then
+      w("    " .. pool_line)
+      w("        return 0;")
+    end
+    w("    break;")
+  end
+  w("default:")
+  w("    " .. raw_line)
+  w("        return 0;")
+  w("}")
+end
+
 return B

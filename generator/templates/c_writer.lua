@@ -64,32 +64,8 @@ local function write_value(fmt, fl)
     end
     return { calls = { one("s->" .. name) } }
   elseif k == "switch" then
-    w(string.format("switch (s->%s.kind) {", name))
-    local seen = {}
-    for _, case in ipairs(fl.cases) do
-      if case.type and not seen[case.type] then
-        seen[case.type] = true
-        w(string.format("case %s:", names.kind_const(fmt, case.type)))
-        w(string.format('    if (!write_%s(w, s->%s.%s, "%s", -1))', case.type, name, case.type, name))
-        w("        return 0;")
-        w("    break;")
-      end
-    end
-    local pools = {}
-    for i, case in ipairs(fl.cases) do
-      if case.pool then pools[#pools + 1] = names.raw_case_kind(fmt, fl, i) end
-    end
-    if #pools > 0 then
-      -- a pool's bytes are the data the builder placed into it, not its own
-      for _, kind in ipairs(pools) do w(string.format("case %s:", kind)) end
-      w(string.format('    if (!w->built && !bf_put_bytes(w, s->%s.raw.ptr, s->%s.raw.len, "%s"))', name, name, name))
-      w("        return 0;")
-      w("    break;")
-    end
-    w("default:")
-    w(string.format('    if (!bf_put_bytes(w, s->%s.raw.ptr, s->%s.raw.len, "%s"))', name, name, name))
-    w("        return 0;")
-    w("}")
+    local raw = string.format('bf_put_bytes(w, s->%s.raw.ptr, s->%s.raw.len, "%s")', name, name, name)
+    body.switch_cases(fmt, fl, w, "write", "if (!w->built && !" .. raw .. ")", "if (!" .. raw .. ")")
     return { lines = L }
   end
   return { lines = L }
