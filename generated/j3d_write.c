@@ -85,6 +85,10 @@ static int solve_NameEntry(bf_wctx *w, j3d_NameEntry *s, const char *name, int64
 static int solve_Shp1(bf_wctx *w, j3d_Shp1 *s, const char *name, int64_t index);
 static int solve_Shape(bf_wctx *w, j3d_Shape *s, const char *name, int64_t index);
 static int solve_IndexAttribute(bf_wctx *w, j3d_IndexAttribute *s, const char *name, int64_t index);
+static int solve_MatrixGroup(bf_wctx *w, j3d_MatrixGroup *s, const char *name, int64_t index);
+static int solve_Primitive(bf_wctx *w, j3d_Primitive *s, const char *name, int64_t index);
+static int solve_Vertex(bf_wctx *w, j3d_Vertex *s, const char *name, int64_t index);
+static int solve_VertexIndex(bf_wctx *w, j3d_VertexIndex *s, const char *name, int64_t index);
 static int solve_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s, const char *name, int64_t index);
 static int solve_MaterialList(bf_wctx *w, j3d_MaterialList *s, const char *name, int64_t index);
 static int solve_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index);
@@ -2251,7 +2255,10 @@ static int place_NameEntry_name(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "name"))
         return 0;
     bf_set_unread_u64(&s->name_at, w->pos);
-    return bf_fail(&w->c, w->pos, "name", "the builder cannot place data at %s", "table_start + offset");
+    bf_fit_u16(w, &s->offset, bf_sub((int64_t)s->name_at, s->_p_table_start), 16, (uint64_t)s->_offset + 2, 0, "offset");
+    if (!bf_skip(w, (uint64_t)s->name.len + 1, "name"))
+        return 0;
+    return bf_place_pooled(w, (int64_t)s->name_at);
 }
 
 static int64_t base_Shp1_shapes(bf_wctx *w, void *owner)
@@ -2365,19 +2372,60 @@ static int place_Shape_attributes(bf_wctx *w, void *owner)
 static int place_Shape_groups(bf_wctx *w, void *owner)
 {
     j3d_Shape *s = owner;
+    bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "groups"))
         return 0;
     bf_set_unread_u64(&s->groups_at, w->pos);
-    return bf_fail(&w->c, w->pos, "groups", "the builder cannot place data at %s", "base + definitions + 8 * first_group_definition");
+    bf_fit_u16(w, &s->first_group_definition, bf_div(c, bf_sub((int64_t)s->groups_at, bf_add(s->_p_base, s->_p_definitions)), INT64_C(8)), 16,
+               (uint64_t)s->_offset + 8, 0, "first_group_definition");
+    for (uint32_t i = 0; i < s->groups_count; i++) {
+        bf_set_i64(w, &s->groups[i]._p_base, s->_p_base);
+        bf_set_i64(w, &s->groups[i]._p_primitive_data, s->_p_primitive_data);
+        bf_set_i64(w, &s->groups[i]._p_attribute_count, bf_sub((int64_t)s->attributes_count, 1));
+        bf_set_i64(w, &s->groups[i]._p_wide_mask, j3d_Shape_v__q2(c, s));
+        if (!solve_MatrixGroup(w, &s->groups[i], "groups", i))
+            return 0;
+    }
+    return bf_place_pooled(w, (int64_t)s->groups_at);
+}
+
+static int64_t base_MatrixGroup_primitives(bf_wctx *w, void *owner)
+{
+    j3d_MatrixGroup *s = owner;
+    (void)w;
+    return bf_add(s->_p_base, s->_p_primitive_data);
+}
+
+static int place_MatrixGroup_primitives(bf_wctx *w, void *owner)
+{
+    j3d_MatrixGroup *s = owner;
+    if (!bf_place_at_end(w, 1, "primitives"))
+        return 0;
+    bf_set_unread_u64(&s->primitives_at, w->pos);
+    bf_fit_u32(w, &s->primitive_offset, bf_sub((int64_t)s->primitives_at, bf_add(s->_p_base, s->_p_primitive_data)), 32, (uint64_t)s->_offset + 4, 0,
+               "primitive_offset");
+    s->primitives_tail.len = 0;
+    for (uint32_t i = 0; i < s->primitives_count; i++) {
+        bf_set_i64(w, &s->primitives[i]._p_attribute_count, s->_p_attribute_count);
+        bf_set_i64(w, &s->primitives[i]._p_wide_mask, s->_p_wide_mask);
+        if (!solve_Primitive(w, &s->primitives[i], "primitives", i))
+            return 0;
+    }
+    return bf_place_pooled(w, (int64_t)s->primitives_at);
 }
 
 static int place_MatrixGroupData_weights(bf_wctx *w, void *owner)
 {
     j3d_MatrixGroupData *s = owner;
+    bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "weights"))
         return 0;
     bf_set_unread_u64(&s->weights_at, w->pos);
-    return bf_fail(&w->c, w->pos, "weights", "the builder cannot place data at %s", "base + weight_table + 2 * first_weight");
+    bf_fit_u32(w, &s->first_weight, bf_div(c, bf_sub((int64_t)s->weights_at, bf_add(s->_p_base, s->_p_weight_table)), INT64_C(2)), 32, (uint64_t)s->_offset + 4,
+               0, "first_weight");
+    if (!bf_skip(w, (uint64_t)s->weights_count * 2, "weights"))
+        return 0;
+    return bf_place_pooled(w, (int64_t)s->weights_at);
 }
 
 static int64_t base_Mat3_remap(bf_wctx *w, void *owner)
@@ -3326,6 +3374,8 @@ static int solve_Inf1(bf_wctx *w, j3d_Inf1 *s, const char *name, int64_t index)
         return 0;
     if (!bf_enqueue_pooled(w, place_Inf1_nodes, base_Inf1_nodes, s, 0))
         return 0;
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -3398,6 +3448,8 @@ static int solve_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
         if (!bf_enqueue_pooled(w, place_Vtx1_texcoord7, base_Vtx1_texcoord7, s, 0))
             return 0;
     }
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -3491,6 +3543,8 @@ static int solve_Evp1(bf_wctx *w, j3d_Evp1 *s, const char *name, int64_t index)
         if (!bf_enqueue_pooled(w, place_Evp1_inverse_bind_matrices, base_Evp1_inverse_bind_matrices, s, 0))
             return 0;
     }
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -3523,6 +3577,8 @@ static int solve_Drw1(bf_wctx *w, j3d_Drw1 *s, const char *name, int64_t index)
         return 0;
     if (!bf_enqueue_pooled(w, place_Drw1_ids, base_Drw1_ids, s, 0))
         return 0;
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -3541,6 +3597,8 @@ static int solve_Jnt1(bf_wctx *w, j3d_Jnt1 *s, const char *name, int64_t index)
         if (!bf_enqueue_pooled(w, place_Jnt1_names, base_Jnt1_names, s, 0))
             return 0;
     }
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -3598,6 +3656,8 @@ static int solve_Shp1(bf_wctx *w, j3d_Shp1 *s, const char *name, int64_t index)
     }
     if (!bf_enqueue_pooled(w, place_Shp1_group_data, base_Shp1_group_data, s, 0))
         return 0;
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -3621,6 +3681,75 @@ static int solve_IndexAttribute(bf_wctx *w, j3d_IndexAttribute *s, const char *n
         return 0;
     if (!bf_skip(w, 8, "attr"))
         return 0;
+    return bf_end(w, name);
+}
+
+static int solve_MatrixGroup(bf_wctx *w, j3d_MatrixGroup *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (!bf_skip(w, 8, "primitive_size"))
+        return 0;
+    if (s->primitives_count > 0)
+        s->has_primitives = 1;
+    if (s->has_primitives) {
+        if (!bf_enqueue_pooled(w, place_MatrixGroup_primitives, base_MatrixGroup_primitives, s, 0))
+            return 0;
+    }
+    return bf_end(w, name);
+}
+
+static int solve_Primitive(bf_wctx *w, j3d_Primitive *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (s->has_vertices)
+        bf_fit_u16(w, &s->vertex_count, (int64_t)s->vertices_count, 16, (uint64_t)s->_offset + 1, 0, "vertex_count");
+    if (!bf_skip(w, 1, "type"))
+        return 0;
+    if (s->has_vertex_count) {
+    if (!bf_skip(w, 2, "vertex_count"))
+        return 0;
+    }
+    if (s->vertices_count > 0)
+        s->has_vertices = 1;
+    if (s->has_vertices) {
+        bf_set_unread_u64(&s->vertices_at, w->pos);
+        for (uint32_t i = 0; i < s->vertices_count; i++) {
+            bf_set_i64(w, &s->vertices[i]._p_attribute_count, s->_p_attribute_count);
+            bf_set_i64(w, &s->vertices[i]._p_wide_mask, s->_p_wide_mask);
+            if (!solve_Vertex(w, &s->vertices[i], "vertices", i))
+                return 0;
+        }
+    }
+    return bf_end(w, name);
+}
+
+static int solve_Vertex(bf_wctx *w, j3d_Vertex *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    for (uint32_t i = 0; i < s->indices_count; i++) {
+        bf_set_i64(w, &s->indices[i]._p_wide, bf_shr(s->_p_wide_mask, (int64_t)i) & 1);
+        if (!solve_VertexIndex(w, &s->indices[i], "indices", i))
+            return 0;
+    }
+    return bf_end(w, name);
+}
+
+static int solve_VertexIndex(bf_wctx *w, j3d_VertexIndex *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (s->has_index8) {
+    if (!bf_skip(w, 1, "index8"))
+        return 0;
+    }
+    if (s->has_index16) {
+        bf_set_unread_u64(&s->index16_at, w->pos);
+    if (!bf_skip(w, 2, "index16"))
+        return 0;
+    }
     return bf_end(w, name);
 }
 
@@ -3828,6 +3957,8 @@ static int solve_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
         if (!bf_enqueue_pooled(w, place_Mat3_nbt_scales, base_Mat3_nbt_scales, s, 0))
             return 0;
     }
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -3901,6 +4032,8 @@ static int solve_Mdl3(bf_wctx *w, j3d_Mdl3 *s, const char *name, int64_t index)
         if (!bf_enqueue_pooled(w, place_Mdl3_names, base_Mdl3_names, s, 0))
             return 0;
     }
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -3911,6 +4044,8 @@ static int solve_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s, const char *name, int
     if (!bf_skip(w, 8, "offset"))
         return 0;
     if (!bf_enqueue_pooled(w, place_Mdl3Packet_commands, base_Mdl3Packet_commands, s, 0))
+        return 0;
+    if (!bf_place_pooled(w, (int64_t)s->_offset))
         return 0;
     return bf_end(w, name);
 }
@@ -3999,6 +4134,8 @@ static int solve_Tex1(bf_wctx *w, j3d_Tex1 *s, const char *name, int64_t index)
         if (!bf_enqueue_pooled(w, place_Tex1_names, base_Tex1_names, s, 0))
             return 0;
     }
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -4018,6 +4155,8 @@ static int solve_BtiHeader(bf_wctx *w, j3d_BtiHeader *s, const char *name, int64
             return 0;
     }
     if (!bf_enqueue_pooled(w, place_BtiHeader_images, base_BtiHeader_images, s, 0))
+        return 0;
+    if (!bf_place_pooled(w, (int64_t)s->_offset))
         return 0;
     return bf_end(w, name);
 }

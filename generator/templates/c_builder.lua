@@ -394,6 +394,32 @@ local function uses_owner(e)
   return false
 end
 
+-- Whether an expression depends on nothing but its structure's start and constants
+-- (`_start - 8`: J3D's section-relative offsets).
+local function start_only(e)
+  if not e then return true end
+  if e.k == "name" then return e.ref == "start" end
+  if e.k == "int" then return true end
+  if e.k ~= "binary" then return false end
+  return start_only(e.a) and start_only(e.b)
+end
+
+-- The C values of the bases of a structure's pooled fields that its own start gives, once
+-- each: that data is placed before the structure ends, inside it (a J3D section's tables,
+-- which the section's size covers), not after everything queued.
+local function own_pools(t, env)
+  local bases, seen = {}, {}
+  for _, fl in ipairs(t.fields) do
+    local base = fl.pos and equations.placeable(fl.pos) and pool_base(fl)
+    local c = base and start_only(base) and cexpr.value(base, env)
+    if c and not seen[c] then
+      seen[c] = true
+      bases[#bases + 1] = c
+    end
+  end
+  return bases
+end
+
 -- Plain structures with nothing to compute inside (no packed bits): an array of them is
 -- passed over by its room alone.
 local function nothing_inside(t)
@@ -652,6 +678,10 @@ function S.solver_for(fmt, ix, t)
       if solved then F.lines_of(solved) end
     end
     if fl.cond then F.close() end
+  end
+  for _, base in ipairs(own_pools(t, env)) do
+    F.line(string.format("if (!bf_place_pooled(w, %s))", base))
+    F.line("    return 0;")
   end
   F.line("return bf_end(w, name);")
   local head = string.format("static int solve_%s(bf_wctx *w, %s *s, const char *name, int64_t index)", t.name,
