@@ -3783,16 +3783,16 @@ static int solve_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
     bf_fit_u16(w, &s->material_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "material_count");
     if (!bf_skip(w, 124, "material_count"))
         return 0;
-    if (!bf_enqueue_pooled(w, place_Mat3_remap, base_Mat3_remap, s, 0))
-        return 0;
-    if (s->has_names) {
-        if (!bf_enqueue_pooled(w, place_Mat3_names, base_Mat3_names, s, 0))
-            return 0;
-    }
     if (s->materials_count > 0)
         s->has_materials = 1;
     if (s->has_materials) {
         if (!bf_enqueue_pooled(w, place_Mat3_materials, base_Mat3_materials, s, 0))
+            return 0;
+    }
+    if (!bf_enqueue_pooled(w, place_Mat3_remap, base_Mat3_remap, s, 0))
+        return 0;
+    if (s->has_names) {
+        if (!bf_enqueue_pooled(w, place_Mat3_names, base_Mat3_names, s, 0))
             return 0;
     }
     if (s->indirect_count > 0)

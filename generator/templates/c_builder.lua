@@ -637,6 +637,74 @@ function S.place_function(fmt, ix, t, fl)
   return table.concat(o, "\n")
 end
 
+-- The names of the structure's own fields an expression reads, into `set`.
+local function own_names(e, set)
+  if not e then return set end
+  if e.k == "name" and e.ref == "field" then set[e.name] = true end
+  own_names(e.a, set)
+  own_names(e.b, set)
+  own_names(e.c, set)
+  for _, arg in ipairs(e.args or {}) do own_names(arg, set) end
+  return set
+end
+
+-- The structure's fields in the order the solver lays them out: as the schema lists them,
+-- except that located data whose region ends at another's offset (a `size:` that reads the
+-- offset the other's `pos:` is solved for: MAT3's materials run to the remap table) is
+-- queued before it, so that the offsets come out in the order the reader expects. Only the
+-- slots of located fields are refilled; inline fields keep theirs.
+local function layout_order(t)
+  local located, slots = {}, {}
+  for i, fl in ipairs(t.fields) do
+    if fl.pos and equations.placeable(fl.pos) then
+      located[#located + 1] = fl
+      slots[#slots + 1] = i
+    end
+  end
+  if #located < 2 then return t.fields end
+  local pos_names, size_names = {}, {}
+  for i, fl in ipairs(located) do
+    pos_names[i] = own_names(fl.pos, {})
+    size_names[i] = own_names(fl.size, {})
+  end
+  -- before[j][i]: field i must come before field j (i's region ends at j's offset)
+  local before, waiting = {}, {}
+  for j = 1, #located do
+    before[j], waiting[j] = {}, 0
+    for i = 1, #located do
+      if i ~= j then
+        for name in pairs(pos_names[j]) do
+          if size_names[i][name] and not pos_names[i][name] then
+            before[j][i] = true
+            waiting[j] = waiting[j] + 1
+            break
+          end
+        end
+      end
+    end
+  end
+  local order, done = {}, {}
+  while #order < #located do
+    local pick
+    for j = 1, #located do
+      if not done[j] and waiting[j] == 0 then
+        pick = j
+        break
+      end
+    end
+    if not pick then return t.fields end -- (regions that end at each other: the schema's order)
+    done[pick] = true
+    order[#order + 1] = located[pick]
+    for j = 1, #located do
+      if before[j][pick] then waiting[j] = waiting[j] - 1 end
+    end
+  end
+  local fields = {}
+  for i, fl in ipairs(t.fields) do fields[i] = fl end
+  for k, i in ipairs(slots) do fields[i] = order[k] end
+  return fields
+end
+
 function S.solver_for(fmt, ix, t)
   local env = body.new_env(fmt, ix)
   local F = solver_body()
@@ -645,7 +713,7 @@ function S.solver_for(fmt, ix, t)
   F.line(string.format("if (!bf_place_begin%s(w, &s->_offset, &s->_index, name, index))", moved_unread and "_unread" or ""))
   F.line("    return 0;")
   F.lines_of(derive_lines(fmt, ix, t, env))
-  for _, fl in ipairs(t.fields) do
+  for _, fl in ipairs(layout_order(t)) do
     if fl.cond then
       if fl.array and not fl.fixed_count then -- (a fixed array has no count to say it is there)
         F.line(string.format("if (s->%s_count > 0)", fl.name))
