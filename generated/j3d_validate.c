@@ -994,104 +994,104 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1514 = {BF_SEVERITY_ERROR, "", "material %d uses material entry %d, but there are %d",
+    static const bf_rule rule_1542 = {BF_SEVERITY_ERROR, "", "material %d uses material entry %d, but there are %d",
         "MAT3 remap table (public layout): an index into the material entries", "j3d.Mat3.remap"};
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
-            if (bf_rule_fails(v, &rule_1514, (int64_t)(bf_load_u16be((c->data + s->remap_at + (size_t)i * 2))) < (int64_t)s->materials_count))
-                bf_rule_report(v, &rule_1514, s->remap_at + (uint64_t)i * 2,
+            if (bf_rule_fails(v, &rule_1542, (int64_t)(bf_load_u16be((c->data + s->remap_at + (size_t)i * 2))) < (int64_t)s->materials_count))
+                bf_rule_report(v, &rule_1542, s->remap_at + (uint64_t)i * 2,
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)(bf_load_u16be((c->data + s->remap_at + (size_t)i * 2)))},
                                {.i = (int64_t)s->materials_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1518 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d materials",
+    static const bf_rule rule_1546 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d materials",
         "MAT3 name table (public layout): a name per material", "j3d.Mat3.name_table_offset"};
     j3d_NameTable_view sub1 = j3d_Mat3_view_names(s);
-    if (bf_rule_fails(v, &rule_1518,
+    if (bf_rule_fails(v, &rule_1546,
                       bf_load_u32be(base + 12) == 0 || bf_load_u16be((s->has_names ? c->data + (&sub1)->_offset + 0 : bf_view_zeros)) == bf_load_u16be(base))) {
         j3d_NameTable_view sub2 = j3d_Mat3_view_names(s);
-        bf_rule_report(v, &rule_1518, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0
+        bf_rule_report(v, &rule_1546, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0
                        : bf_view_zeros))}, {.i = bf_load_u16be(base)}});
     }
-    static const bf_rule rule_1522 = {BF_SEVERITY_ERROR, "cull_mode_index", "material entry %d uses cull mode %d, but the table has %d",
+    static const bf_rule rule_1550 = {BF_SEVERITY_ERROR, "cull_mode_index", "material entry %d uses cull mode %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the cull mode table", "j3d.Mat3.cull_mode_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1522, bf_load_u32be(base + 20) == 0 || it[1] < (int64_t)s->cull_modes_count))
-                bf_rule_report(v, &rule_1522, (int64_t)(it + 1 - c->data),
+            if (bf_rule_fails(v, &rule_1550, bf_load_u32be(base + 20) == 0 || it[1] < (int64_t)s->cull_modes_count))
+                bf_rule_report(v, &rule_1550, (int64_t)(it + 1 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[1]}, {.i = (int64_t)s->cull_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1527 = {BF_SEVERITY_ERROR, "color_channel_count_index", "material entry %d uses color channel count %d, but the table has %d",
+    static const bf_rule rule_1555 = {BF_SEVERITY_ERROR, "color_channel_count_index", "material entry %d uses color channel count %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the color channel count table", "j3d.Mat3.color_channel_count_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1527, bf_load_u32be(base + 28) == 0 || it[2] < (int64_t)s->color_channel_counts_count))
-                bf_rule_report(v, &rule_1527, (int64_t)(it + 2 - c->data),
+            if (bf_rule_fails(v, &rule_1555, bf_load_u32be(base + 28) == 0 || it[2] < (int64_t)s->color_channel_counts_count))
+                bf_rule_report(v, &rule_1555, (int64_t)(it + 2 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[2]}, {.i = (int64_t)s->color_channel_counts_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1532 = {BF_SEVERITY_ERROR, "tex_gen_count_index", "material entry %d uses texture generator count %d, but the table has %d",
+    static const bf_rule rule_1560 = {BF_SEVERITY_ERROR, "tex_gen_count_index", "material entry %d uses texture generator count %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the texture generator count table", "j3d.Mat3.tex_gen_count_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1532, bf_load_u32be(base + 44) == 0 || it[3] < (int64_t)s->tex_gen_counts_count))
-                bf_rule_report(v, &rule_1532, (int64_t)(it + 3 - c->data),
+            if (bf_rule_fails(v, &rule_1560, bf_load_u32be(base + 44) == 0 || it[3] < (int64_t)s->tex_gen_counts_count))
+                bf_rule_report(v, &rule_1560, (int64_t)(it + 3 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[3]}, {.i = (int64_t)s->tex_gen_counts_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1537 = {BF_SEVERITY_ERROR, "tev_stage_count_index", "material entry %d uses TEV stage count %d, but the table has %d",
+    static const bf_rule rule_1565 = {BF_SEVERITY_ERROR, "tev_stage_count_index", "material entry %d uses TEV stage count %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the TEV stage count table", "j3d.Mat3.tev_stage_count_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1537, bf_load_u32be(base + 80) == 0 || it[4] < (int64_t)s->tev_stage_counts_count))
-                bf_rule_report(v, &rule_1537, (int64_t)(it + 4 - c->data),
+            if (bf_rule_fails(v, &rule_1565, bf_load_u32be(base + 80) == 0 || it[4] < (int64_t)s->tev_stage_counts_count))
+                bf_rule_report(v, &rule_1565, (int64_t)(it + 4 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[4]}, {.i = (int64_t)s->tev_stage_counts_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1542 = {BF_SEVERITY_ERROR, "z_compare_index", "material entry %d uses Z compare location %d, but the table has %d",
+    static const bf_rule rule_1570 = {BF_SEVERITY_ERROR, "z_compare_index", "material entry %d uses Z compare location %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the Z compare location table", "j3d.Mat3.z_compare_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1542, bf_load_u32be(base + 112) == 0 || it[5] < (int64_t)s->z_compares_count))
-                bf_rule_report(v, &rule_1542, (int64_t)(it + 5 - c->data),
+            if (bf_rule_fails(v, &rule_1570, bf_load_u32be(base + 112) == 0 || it[5] < (int64_t)s->z_compares_count))
+                bf_rule_report(v, &rule_1570, (int64_t)(it + 5 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[5]}, {.i = (int64_t)s->z_compares_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1547 = {BF_SEVERITY_ERROR, "z_mode_index", "material entry %d uses Z mode %d, but the table has %d",
+    static const bf_rule rule_1575 = {BF_SEVERITY_ERROR, "z_mode_index", "material entry %d uses Z mode %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the Z mode table", "j3d.Mat3.z_mode_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1547, bf_load_u32be(base + 108) == 0 || it[6] < (int64_t)s->z_modes_count))
-                bf_rule_report(v, &rule_1547, (int64_t)(it + 6 - c->data),
+            if (bf_rule_fails(v, &rule_1575, bf_load_u32be(base + 108) == 0 || it[6] < (int64_t)s->z_modes_count))
+                bf_rule_report(v, &rule_1575, (int64_t)(it + 6 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[6]}, {.i = (int64_t)s->z_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1552 = {BF_SEVERITY_ERROR, "dither_index", "material entry %d uses dither %d, but the table has %d",
+    static const bf_rule rule_1580 = {BF_SEVERITY_ERROR, "dither_index", "material entry %d uses dither %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the dither table", "j3d.Mat3.dither_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1552, bf_load_u32be(base + 116) == 0 || it[7] < (int64_t)s->dithers_count))
-                bf_rule_report(v, &rule_1552, (int64_t)(it + 7 - c->data),
+            if (bf_rule_fails(v, &rule_1580, bf_load_u32be(base + 116) == 0 || it[7] < (int64_t)s->dithers_count))
+                bf_rule_report(v, &rule_1580, (int64_t)(it + 7 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[7]}, {.i = (int64_t)s->dithers_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1557 = {BF_SEVERITY_ERROR, "material_color_indices",
+    static const bf_rule rule_1585 = {BF_SEVERITY_ERROR, "material_color_indices",
         "material entry %d uses a material color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none", "j3d.Mat3.material_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1102,13 +1102,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it3 = it + 8 + (size_t)i3 * 2;
                 if (!(bf_load_u16be(it3) == 65535 || bf_load_u16be(it3) < (int64_t)s->material_colors_count)) { q3 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1557, bf_load_u32be(base + 24) == 0 || q3))
-                bf_rule_report(v, &rule_1557, (int64_t)(it + 8 - c->data),
+            if (bf_rule_fails(v, &rule_1585, bf_load_u32be(base + 24) == 0 || q3))
+                bf_rule_report(v, &rule_1585, (int64_t)(it + 8 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->material_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1562 = {BF_SEVERITY_ERROR, "color_channel_indices",
+    static const bf_rule rule_1590 = {BF_SEVERITY_ERROR, "color_channel_indices",
         "material entry %d uses a color channel outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none", "j3d.Mat3.color_channel_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1119,13 +1119,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it4 = it + 12 + (size_t)i4 * 2;
                 if (!(bf_load_u16be(it4) == 65535 || bf_load_u16be(it4) < (int64_t)s->color_channels_count)) { q4 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1562, bf_load_u32be(base + 32) == 0 || q4))
-                bf_rule_report(v, &rule_1562, (int64_t)(it + 12 - c->data),
+            if (bf_rule_fails(v, &rule_1590, bf_load_u32be(base + 32) == 0 || q4))
+                bf_rule_report(v, &rule_1590, (int64_t)(it + 12 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->color_channels_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1567 = {BF_SEVERITY_ERROR, "ambient_color_indices",
+    static const bf_rule rule_1595 = {BF_SEVERITY_ERROR, "ambient_color_indices",
         "material entry %d uses a ambient color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none", "j3d.Mat3.ambient_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1136,13 +1136,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it5 = it + 20 + (size_t)i5 * 2;
                 if (!(bf_load_u16be(it5) == 65535 || bf_load_u16be(it5) < (int64_t)s->ambient_colors_count)) { q5 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1567, bf_load_u32be(base + 36) == 0 || q5))
-                bf_rule_report(v, &rule_1567, (int64_t)(it + 20 - c->data),
+            if (bf_rule_fails(v, &rule_1595, bf_load_u32be(base + 36) == 0 || q5))
+                bf_rule_report(v, &rule_1595, (int64_t)(it + 20 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->ambient_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1572 = {BF_SEVERITY_ERROR, "light_color_indices", "material entry %d uses a light color outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1600 = {BF_SEVERITY_ERROR, "light_color_indices", "material entry %d uses a light color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none", "j3d.Mat3.light_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1152,12 +1152,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it6 = it + 24 + (size_t)i6 * 2;
                 if (!(bf_load_u16be(it6) == 65535 || bf_load_u16be(it6) < (int64_t)s->light_colors_count)) { q6 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1572, bf_load_u32be(base + 40) == 0 || q6))
-                bf_rule_report(v, &rule_1572, (int64_t)(it + 24 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->light_colors_count}});
+            if (bf_rule_fails(v, &rule_1600, bf_load_u32be(base + 40) == 0 || q6))
+                bf_rule_report(v, &rule_1600, (int64_t)(it + 24 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->light_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1577 = {BF_SEVERITY_ERROR, "tex_gen_indices", "material entry %d uses a texture generator outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1605 = {BF_SEVERITY_ERROR, "tex_gen_indices", "material entry %d uses a texture generator outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none", "j3d.Mat3.tex_gen_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1167,12 +1167,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it7 = it + 40 + (size_t)i7 * 2;
                 if (!(bf_load_u16be(it7) == 65535 || bf_load_u16be(it7) < (int64_t)s->tex_gens_count)) { q7 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1577, bf_load_u32be(base + 48) == 0 || q7))
-                bf_rule_report(v, &rule_1577, (int64_t)(it + 40 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_gens_count}});
+            if (bf_rule_fails(v, &rule_1605, bf_load_u32be(base + 48) == 0 || q7))
+                bf_rule_report(v, &rule_1605, (int64_t)(it + 40 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_gens_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1582 = {BF_SEVERITY_ERROR, "post_tex_gen_indices",
+    static const bf_rule rule_1610 = {BF_SEVERITY_ERROR, "post_tex_gen_indices",
         "material entry %d uses a post-transform texture generator outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none", "j3d.Mat3.post_tex_gen_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1183,12 +1183,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it8 = it + 56 + (size_t)i8 * 2;
                 if (!(bf_load_u16be(it8) == 65535 || bf_load_u16be(it8) < (int64_t)s->post_tex_gens_count)) { q8 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1582, bf_load_u32be(base + 52) == 0 || q8))
-                bf_rule_report(v, &rule_1582, (int64_t)(it + 56 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_gens_count}});
+            if (bf_rule_fails(v, &rule_1610, bf_load_u32be(base + 52) == 0 || q8))
+                bf_rule_report(v, &rule_1610, (int64_t)(it + 56 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_gens_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1587 = {BF_SEVERITY_ERROR, "tex_matrix_indices", "material entry %d uses a texture matrix outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1615 = {BF_SEVERITY_ERROR, "tex_matrix_indices", "material entry %d uses a texture matrix outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none", "j3d.Mat3.tex_matrix_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1198,12 +1198,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it9 = it + 72 + (size_t)i9 * 2;
                 if (!(bf_load_u16be(it9) == 65535 || bf_load_u16be(it9) < (int64_t)s->tex_matrices_count)) { q9 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1587, bf_load_u32be(base + 56) == 0 || q9))
-                bf_rule_report(v, &rule_1587, (int64_t)(it + 72 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_matrices_count}});
+            if (bf_rule_fails(v, &rule_1615, bf_load_u32be(base + 56) == 0 || q9))
+                bf_rule_report(v, &rule_1615, (int64_t)(it + 72 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_matrices_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1592 = {BF_SEVERITY_ERROR, "post_tex_matrix_indices",
+    static const bf_rule rule_1620 = {BF_SEVERITY_ERROR, "post_tex_matrix_indices",
         "material entry %d uses a post-transform texture matrix outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none", "j3d.Mat3.post_tex_matrix_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1214,13 +1214,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it10 = it + 92 + (size_t)i10 * 2;
                 if (!(bf_load_u16be(it10) == 65535 || bf_load_u16be(it10) < (int64_t)s->post_tex_matrices_count)) { q10 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1592, bf_load_u32be(base + 60) == 0 || q10))
-                bf_rule_report(v, &rule_1592, (int64_t)(it + 92 - c->data),
+            if (bf_rule_fails(v, &rule_1620, bf_load_u32be(base + 60) == 0 || q10))
+                bf_rule_report(v, &rule_1620, (int64_t)(it + 92 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_matrices_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1597 = {BF_SEVERITY_ERROR, "texture_indices", "material entry %d uses a texture outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1625 = {BF_SEVERITY_ERROR, "texture_indices", "material entry %d uses a texture outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none", "j3d.Mat3.texture_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1230,12 +1230,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it11 = it + 132 + (size_t)i11 * 2;
                 if (!(bf_load_u16be(it11) == 65535 || bf_load_u16be(it11) < (int64_t)s->textures_count)) { q11 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1597, bf_load_u32be(base + 64) == 0 || q11))
-                bf_rule_report(v, &rule_1597, (int64_t)(it + 132 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->textures_count}});
+            if (bf_rule_fails(v, &rule_1625, bf_load_u32be(base + 64) == 0 || q11))
+                bf_rule_report(v, &rule_1625, (int64_t)(it + 132 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->textures_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1602 = {BF_SEVERITY_ERROR, "konst_color_indices", "material entry %d uses a constant color outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1630 = {BF_SEVERITY_ERROR, "konst_color_indices", "material entry %d uses a constant color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none", "j3d.Mat3.konst_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1245,12 +1245,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it12 = it + 148 + (size_t)i12 * 2;
                 if (!(bf_load_u16be(it12) == 65535 || bf_load_u16be(it12) < (int64_t)s->konst_colors_count)) { q12 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1602, bf_load_u32be(base + 76) == 0 || q12))
-                bf_rule_report(v, &rule_1602, (int64_t)(it + 148 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->konst_colors_count}});
+            if (bf_rule_fails(v, &rule_1630, bf_load_u32be(base + 76) == 0 || q12))
+                bf_rule_report(v, &rule_1630, (int64_t)(it + 148 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->konst_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1607 = {BF_SEVERITY_ERROR, "tev_order_indices", "material entry %d uses a TEV order outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1635 = {BF_SEVERITY_ERROR, "tev_order_indices", "material entry %d uses a TEV order outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none", "j3d.Mat3.tev_order_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1260,12 +1260,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it13 = it + 188 + (size_t)i13 * 2;
                 if (!(bf_load_u16be(it13) == 65535 || bf_load_u16be(it13) < (int64_t)s->tev_orders_count)) { q13 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1607, bf_load_u32be(base + 68) == 0 || q13))
-                bf_rule_report(v, &rule_1607, (int64_t)(it + 188 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_orders_count}});
+            if (bf_rule_fails(v, &rule_1635, bf_load_u32be(base + 68) == 0 || q13))
+                bf_rule_report(v, &rule_1635, (int64_t)(it + 188 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_orders_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1612 = {BF_SEVERITY_ERROR, "tev_color_indices", "material entry %d uses a TEV color outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1640 = {BF_SEVERITY_ERROR, "tev_color_indices", "material entry %d uses a TEV color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none", "j3d.Mat3.tev_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1275,12 +1275,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it14 = it + 220 + (size_t)i14 * 2;
                 if (!(bf_load_u16be(it14) == 65535 || bf_load_u16be(it14) < (int64_t)s->tev_colors_count)) { q14 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1612, bf_load_u32be(base + 72) == 0 || q14))
-                bf_rule_report(v, &rule_1612, (int64_t)(it + 220 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_colors_count}});
+            if (bf_rule_fails(v, &rule_1640, bf_load_u32be(base + 72) == 0 || q14))
+                bf_rule_report(v, &rule_1640, (int64_t)(it + 220 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1617 = {BF_SEVERITY_ERROR, "tev_stage_indices", "material entry %d uses a TEV stage outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1645 = {BF_SEVERITY_ERROR, "tev_stage_indices", "material entry %d uses a TEV stage outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none", "j3d.Mat3.tev_stage_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1290,12 +1290,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it15 = it + 228 + (size_t)i15 * 2;
                 if (!(bf_load_u16be(it15) == 65535 || bf_load_u16be(it15) < (int64_t)s->tev_stages_count)) { q15 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1617, bf_load_u32be(base + 84) == 0 || q15))
-                bf_rule_report(v, &rule_1617, (int64_t)(it + 228 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_stages_count}});
+            if (bf_rule_fails(v, &rule_1645, bf_load_u32be(base + 84) == 0 || q15))
+                bf_rule_report(v, &rule_1645, (int64_t)(it + 228 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_stages_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1622 = {BF_SEVERITY_ERROR, "swap_mode_indices", "material entry %d uses a swap mode outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1650 = {BF_SEVERITY_ERROR, "swap_mode_indices", "material entry %d uses a swap mode outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none", "j3d.Mat3.swap_mode_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1305,12 +1305,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it16 = it + 260 + (size_t)i16 * 2;
                 if (!(bf_load_u16be(it16) == 65535 || bf_load_u16be(it16) < (int64_t)s->swap_modes_count)) { q16 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1622, bf_load_u32be(base + 88) == 0 || q16))
-                bf_rule_report(v, &rule_1622, (int64_t)(it + 260 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_modes_count}});
+            if (bf_rule_fails(v, &rule_1650, bf_load_u32be(base + 88) == 0 || q16))
+                bf_rule_report(v, &rule_1650, (int64_t)(it + 260 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1627 = {BF_SEVERITY_ERROR, "swap_table_indices", "material entry %d uses a swap table outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1655 = {BF_SEVERITY_ERROR, "swap_table_indices", "material entry %d uses a swap table outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none", "j3d.Mat3.swap_table_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1320,55 +1320,55 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it17 = it + 292 + (size_t)i17 * 2;
                 if (!(bf_load_u16be(it17) == 65535 || bf_load_u16be(it17) < (int64_t)s->swap_tables_count)) { q17 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1627, bf_load_u32be(base + 92) == 0 || q17))
-                bf_rule_report(v, &rule_1627, (int64_t)(it + 292 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_tables_count}});
+            if (bf_rule_fails(v, &rule_1655, bf_load_u32be(base + 92) == 0 || q17))
+                bf_rule_report(v, &rule_1655, (int64_t)(it + 292 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_tables_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1632 = {BF_SEVERITY_ERROR, "fog_index", "material entry %d uses fog %d, but the table has %d",
+    static const bf_rule rule_1660 = {BF_SEVERITY_ERROR, "fog_index", "material entry %d uses fog %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the fog table", "j3d.Mat3.fog_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1632,
+            if (bf_rule_fails(v, &rule_1660,
                               bf_load_u32be(base + 96) == 0 || bf_load_u16be(it + 324) == 65535 || bf_load_u16be(it + 324) < (int64_t)s->fogs_count))
-                bf_rule_report(v, &rule_1632, (int64_t)(it + 324 - c->data),
+                bf_rule_report(v, &rule_1660, (int64_t)(it + 324 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 324)}, {.i = (int64_t)s->fogs_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1637 = {BF_SEVERITY_ERROR, "alpha_compare_index", "material entry %d uses alpha compare %d, but the table has %d",
+    static const bf_rule rule_1665 = {BF_SEVERITY_ERROR, "alpha_compare_index", "material entry %d uses alpha compare %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the alpha compare table", "j3d.Mat3.alpha_compare_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1637,
+            if (bf_rule_fails(v, &rule_1665,
                               bf_load_u32be(base + 100) == 0 || bf_load_u16be(it + 326) == 65535 || bf_load_u16be(it + 326) < (int64_t)s->alpha_compares_count))
-                bf_rule_report(v, &rule_1637, (int64_t)(it + 326 - c->data),
+                bf_rule_report(v, &rule_1665, (int64_t)(it + 326 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 326)}, {.i = (int64_t)s->alpha_compares_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1642 = {BF_SEVERITY_ERROR, "blend_mode_index", "material entry %d uses blend mode %d, but the table has %d",
+    static const bf_rule rule_1670 = {BF_SEVERITY_ERROR, "blend_mode_index", "material entry %d uses blend mode %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the blend mode table", "j3d.Mat3.blend_mode_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1642,
+            if (bf_rule_fails(v, &rule_1670,
                               bf_load_u32be(base + 104) == 0 || bf_load_u16be(it + 328) == 65535 || bf_load_u16be(it + 328) < (int64_t)s->blend_modes_count))
-                bf_rule_report(v, &rule_1642, (int64_t)(it + 328 - c->data),
+                bf_rule_report(v, &rule_1670, (int64_t)(it + 328 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 328)}, {.i = (int64_t)s->blend_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1647 = {BF_SEVERITY_ERROR, "nbt_scale_index", "material entry %d uses NBT scale %d, but the table has %d",
+    static const bf_rule rule_1675 = {BF_SEVERITY_ERROR, "nbt_scale_index", "material entry %d uses NBT scale %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the NBT scale table", "j3d.Mat3.nbt_scale_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1647,
+            if (bf_rule_fails(v, &rule_1675,
                               bf_load_u32be(base + 120) == 0 || bf_load_u16be(it + 330) == 65535 || bf_load_u16be(it + 330) < (int64_t)s->nbt_scales_count))
-                bf_rule_report(v, &rule_1647, (int64_t)(it + 330 - c->data),
+                bf_rule_report(v, &rule_1675, (int64_t)(it + 330 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 330)}, {.i = (int64_t)s->nbt_scales_count}});
             bf_pop(c);
         }
@@ -1381,7 +1381,7 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3_view *s)
     const uint8_t *base = c->data + s->_offset;
     const j3d_File_view *R = c->root;
     rule_cache *VC = v->cache;
-    static const bf_rule rule_1956 = {BF_SEVERITY_ERROR, "material_count", "%d display lists, but MAT3 has %d materials",
+    static const bf_rule rule_1984 = {BF_SEVERITY_ERROR, "material_count", "%d display lists, but MAT3 has %d materials",
         "MDL3 (public layout): one display list per material of MAT3", "j3d.Mdl3.material_count"};
     int64_t q1 = 0;
     if (VC->set[0]) q1 = VC->i[0]; else
@@ -1397,8 +1397,8 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3_view *s)
         VC->set[0] = 1;
         VC->i[0] = q1;
     }
-    if (bf_rule_fails(v, &rule_1956, q1 != 1 || bf_load_u16be(base) == j3d_File_view_m_mat3_material_count(c, R)))
-        bf_rule_report(v, &rule_1956, (int64_t)(s->_offset + 0),
+    if (bf_rule_fails(v, &rule_1984, q1 != 1 || bf_load_u16be(base) == j3d_File_view_m_mat3_material_count(c, R)))
+        bf_rule_report(v, &rule_1984, (int64_t)(s->_offset + 0),
                        (const bf_rule_value[]){{.i = bf_load_u16be(base)}, {.i = j3d_File_view_m_mat3_material_count(c, R)}});
     for (uint32_t i = 0; i < s->packets_count; i++) {
         j3d_Mdl3Packet_view e = j3d_Mdl3_view_packets_at(s, i);
@@ -1413,23 +1413,23 @@ static void validate_Mdl3Packet(bf_vctx *v, const j3d_Mdl3Packet_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
-    static const bf_rule rule_1974 = {BF_SEVERITY_ERROR, "size", "display list of %d bytes, not padded to 32",
+    static const bf_rule rule_2002 = {BF_SEVERITY_ERROR, "size", "display list of %d bytes, not padded to 32",
         "MDL3 display lists (public layout): GX display lists are padded to 32 bytes", "j3d.Mdl3Packet.size"};
-    if (bf_rule_fails(v, &rule_1974, bf_mod(c, bf_load_u32be(base + 4), 32) == 0))
-        bf_rule_report(v, &rule_1974, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(base + 4)}});
+    if (bf_rule_fails(v, &rule_2002, bf_mod(c, bf_load_u32be(base + 4), 32) == 0))
+        bf_rule_report(v, &rule_2002, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(base + 4)}});
 }
 
 static void validate_Tex1(bf_vctx *v, const j3d_Tex1_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
-    static const bf_rule rule_2060 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d textures", "TEX1: \"Name table offset\" (a name per texture)",
+    static const bf_rule rule_2088 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d textures", "TEX1: \"Name table offset\" (a name per texture)",
         "j3d.Tex1.name_table_offset"};
     j3d_NameTable_view sub1 = j3d_Tex1_view_names(s);
-    if (bf_rule_fails(v, &rule_2060,
+    if (bf_rule_fails(v, &rule_2088,
                       bf_load_u32be(base + 8) == 0 || bf_load_u16be((s->has_names ? c->data + (&sub1)->_offset + 0 : bf_view_zeros)) == bf_load_u16be(base))) {
         j3d_NameTable_view sub2 = j3d_Tex1_view_names(s);
-        bf_rule_report(v, &rule_2060, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0
+        bf_rule_report(v, &rule_2088, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0
                        : bf_view_zeros))}, {.i = bf_load_u16be(base)}});
     }
     for (uint32_t i = 0; i < s->headers_count; i++) {

@@ -627,9 +627,18 @@ function S.place_function(fmt, ix, t, fl)
       names.cstring(fl.pos.text)))
   else
     F.lines_of(solved)
-    if fl.size then F.line(string.format("s->%s_tail.len = 0;", fl.name)) end
+    -- a field padded with a fill text ends aligned as it starts (J3D's tables, to 4 bytes)
+    local filled = fl.size and fl.padding and fl.align
+    if fl.size and not filled then F.line(string.format("s->%s_tail.len = 0;", fl.name)) end
     F.lines_of(compute_lines(fmt, ix, t, fl, env, ix.tables))
     F.size(size_value(fmt, ix, fl, env), fl.name)
+    if filled then
+      local fills = {}
+      for _, text in ipairs(fl.padding.fill) do fills[#fills + 1] = string.format("{%s, %d}", names.cstring(text), #text) end
+      F.line(string.format("static const bf_fill fills[] = {%s};", table.concat(fills, ", ")))
+      F.line(string.format('if (!bf_size_fill(w, &s->%s_tail, %d, fills, %d, "%s"))', fl.name, fl.align, #fills, fl.name))
+      F.line("    return 0;")
+    end
     F.line(string.format("return bf_place_pooled(w, (int64_t)s->%s_at);", fl.name))
   end
   local head = string.format("static int place_%s_%s(bf_wctx *w, void *owner)", t.name, fl.name)
@@ -705,6 +714,17 @@ local function layout_order(t)
   return fields
 end
 
+-- For located data present only when its offset is nonzero (`if: name_table_offset != 0`):
+-- the lines that set that offset to 0 when the document has none of it, so that the file
+-- says it is absent (a J3D table whose offset equals the next one's was empty, and holds
+-- nothing in the dump). Nil for any other condition.
+local function absent_offset(fl, env)
+  local c = fl.cond
+  if not (c.k == "binary" and c.op == "!=" and c.b.k == "int" and tonumber(c.b.v) == 0) then return nil end
+  if not (c.a.k == "name" and c.a.ref == "field" and own_names(fl.pos, {})[c.a.name]) then return nil end
+  return equations.solve(c.a, "0", env, nil)
+end
+
 function S.solver_for(fmt, ix, t)
   local env = body.new_env(fmt, ix)
   local F = solver_body()
@@ -744,6 +764,12 @@ function S.solver_for(fmt, ix, t)
       F.size(size_value(fmt, ix, fl, env), fl.name)
       if fl.size then F.line(string.format("s->%s_tail.len = 0;", fl.name)) end
       if solved then F.lines_of(solved) end
+    end
+    local absent = fl.cond and fl.pos and absent_offset(fl, env)
+    if absent then
+      F.close("} else {")
+      F.indent(1)
+      F.lines_of(absent)
     end
     if fl.cond then F.close() end
   end
