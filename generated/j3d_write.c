@@ -3332,11 +3332,19 @@ static int place_BtiHeader_images(bf_wctx *w, void *owner)
 
 static int solve_File(bf_wctx *w, j3d_File *s, const char *name, int64_t index)
 {
+    bf_ctx *c = &w->c;
     if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
     bf_fit_u32(w, &s->section_count, (int64_t)s->sections_count, 32, (uint64_t)s->_offset + 12, 0, "section_count");
     s->magic = (bf_str){"J3D2", 4, 0};
-    if (!bf_skip(w, 16, "magic"))
+    if (!bf_skip(w, 8, "magic"))
+        return 0;
+    {
+        size_t seen = w->changes; /* nothing reads file_size */
+        bf_fit_u32(w, &s->file_size, (int64_t)c->size, 32, (uint64_t)s->_offset + 8, 0, "file_size");
+        w->changes = seen;
+    }
+    if (!bf_skip(w, 8, "file_size"))
         return 0;
     if (!solve_SubversionHeader(w, &s->subversion, "subversion", -1))
         return 0;
