@@ -184,6 +184,10 @@ static int write_Section(bf_wctx *w, const j3d_Section *s, const char *name, int
         if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
             return 0;
     }
+    if (w->built) {
+    if (!bf_wseek(w, s->body_tail.offset, "body"))
+        return 0;
+    }
     if (!bf_put_tail(w, &s->body_tail, "body"))
         return 0;
     return bf_end(w, name);
@@ -2483,9 +2487,11 @@ static int place_Mat3_materials(bf_wctx *w, void *owner)
                "material_data_offset");
     if (!bf_skip(w, (uint64_t)s->materials_count * 332, "materials"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->materials_tail, 4, fills, 2, "materials"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->materials_tail, 4, fills, 2, "materials"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->materials_at);
 }
 
@@ -2506,9 +2512,11 @@ static int place_Mat3_indirect(bf_wctx *w, void *owner)
     for (uint32_t i = 0; i < s->indirect_count; i++)
         if (!solve_Indirect(w, &s->indirect[i], "indirect", i))
             return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->indirect_tail, 4, fills, 2, "indirect"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->indirect_tail, 4, fills, 2, "indirect"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->indirect_at);
 }
 
@@ -2529,9 +2537,11 @@ static int place_Mat3_cull_modes(bf_wctx *w, void *owner)
                "cull_mode_offset");
     if (!bf_skip(w, (uint64_t)s->cull_modes_count * 4, "cull_modes"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->cull_modes_tail, 4, fills, 2, "cull_modes"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->cull_modes_tail, 4, fills, 2, "cull_modes"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->cull_modes_at);
 }
 
@@ -2552,9 +2562,11 @@ static int place_Mat3_material_colors(bf_wctx *w, void *owner)
                "material_color_offset");
     if (!bf_skip(w, (uint64_t)s->material_colors_count * 4, "material_colors"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->material_colors_tail, 4, fills, 2, "material_colors"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->material_colors_tail, 4, fills, 2, "material_colors"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->material_colors_at);
 }
 
@@ -2575,9 +2587,11 @@ static int place_Mat3_color_channel_counts(bf_wctx *w, void *owner)
                "color_channel_count_offset");
     if (!bf_skip(w, (uint64_t)s->color_channel_counts_count * 1, "color_channel_counts"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->color_channel_counts_tail, 4, fills, 2, "color_channel_counts"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->color_channel_counts_tail, 4, fills, 2, "color_channel_counts"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->color_channel_counts_at);
 }
 
@@ -2598,9 +2612,11 @@ static int place_Mat3_color_channels(bf_wctx *w, void *owner)
                "color_channel_offset");
     if (!bf_skip(w, (uint64_t)s->color_channels_count * 8, "color_channels"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->color_channels_tail, 4, fills, 2, "color_channels"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->color_channels_tail, 4, fills, 2, "color_channels"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->color_channels_at);
 }
 
@@ -2621,9 +2637,11 @@ static int place_Mat3_ambient_colors(bf_wctx *w, void *owner)
                "ambient_color_offset");
     if (!bf_skip(w, (uint64_t)s->ambient_colors_count * 4, "ambient_colors"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->ambient_colors_tail, 4, fills, 2, "ambient_colors"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->ambient_colors_tail, 4, fills, 2, "ambient_colors"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->ambient_colors_at);
 }
 
@@ -2644,9 +2662,11 @@ static int place_Mat3_light_colors(bf_wctx *w, void *owner)
                "light_color_offset");
     if (!bf_skip(w, (uint64_t)s->light_colors_count * 4, "light_colors"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->light_colors_tail, 4, fills, 2, "light_colors"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->light_colors_tail, 4, fills, 2, "light_colors"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->light_colors_at);
 }
 
@@ -2667,9 +2687,11 @@ static int place_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
                "tex_gen_count_offset");
     if (!bf_skip(w, (uint64_t)s->tex_gen_counts_count * 1, "tex_gen_counts"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->tex_gen_counts_tail, 4, fills, 2, "tex_gen_counts"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->tex_gen_counts_tail, 4, fills, 2, "tex_gen_counts"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->tex_gen_counts_at);
 }
 
@@ -2689,9 +2711,11 @@ static int place_Mat3_tex_gens(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->tex_gen_offset, bf_sub((int64_t)s->tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 48, 0, "tex_gen_offset");
     if (!bf_skip(w, (uint64_t)s->tex_gens_count * 4, "tex_gens"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->tex_gens_tail, 4, fills, 2, "tex_gens"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->tex_gens_tail, 4, fills, 2, "tex_gens"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->tex_gens_at);
 }
 
@@ -2712,9 +2736,11 @@ static int place_Mat3_post_tex_gens(bf_wctx *w, void *owner)
                "post_tex_gen_offset");
     if (!bf_skip(w, (uint64_t)s->post_tex_gens_count * 4, "post_tex_gens"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->post_tex_gens_tail, 4, fills, 2, "post_tex_gens"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->post_tex_gens_tail, 4, fills, 2, "post_tex_gens"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->post_tex_gens_at);
 }
 
@@ -2736,9 +2762,11 @@ static int place_Mat3_tex_matrices(bf_wctx *w, void *owner)
     for (uint32_t i = 0; i < s->tex_matrices_count; i++)
         if (!solve_TexMatrix(w, &s->tex_matrices[i], "tex_matrices", i))
             return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->tex_matrices_tail, 4, fills, 2, "tex_matrices"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->tex_matrices_tail, 4, fills, 2, "tex_matrices"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->tex_matrices_at);
 }
 
@@ -2760,9 +2788,11 @@ static int place_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
     for (uint32_t i = 0; i < s->post_tex_matrices_count; i++)
         if (!solve_TexMatrix(w, &s->post_tex_matrices[i], "post_tex_matrices", i))
             return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->post_tex_matrices_tail, 4, fills, 2, "post_tex_matrices"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->post_tex_matrices_tail, 4, fills, 2, "post_tex_matrices"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->post_tex_matrices_at);
 }
 
@@ -2783,9 +2813,11 @@ static int place_Mat3_textures(bf_wctx *w, void *owner)
                "texture_remap_offset");
     if (!bf_skip(w, (uint64_t)s->textures_count * 2, "textures"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->textures_tail, 4, fills, 2, "textures"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->textures_tail, 4, fills, 2, "textures"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->textures_at);
 }
 
@@ -2806,9 +2838,11 @@ static int place_Mat3_tev_orders(bf_wctx *w, void *owner)
                "tev_order_offset");
     if (!bf_skip(w, (uint64_t)s->tev_orders_count * 4, "tev_orders"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->tev_orders_tail, 4, fills, 2, "tev_orders"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->tev_orders_tail, 4, fills, 2, "tev_orders"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->tev_orders_at);
 }
 
@@ -2829,9 +2863,11 @@ static int place_Mat3_tev_colors(bf_wctx *w, void *owner)
                "tev_color_offset");
     if (!bf_skip(w, (uint64_t)s->tev_colors_count * 8, "tev_colors"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->tev_colors_tail, 4, fills, 2, "tev_colors"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->tev_colors_tail, 4, fills, 2, "tev_colors"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->tev_colors_at);
 }
 
@@ -2852,9 +2888,11 @@ static int place_Mat3_konst_colors(bf_wctx *w, void *owner)
                "konst_color_offset");
     if (!bf_skip(w, (uint64_t)s->konst_colors_count * 4, "konst_colors"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->konst_colors_tail, 4, fills, 2, "konst_colors"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->konst_colors_tail, 4, fills, 2, "konst_colors"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->konst_colors_at);
 }
 
@@ -2875,9 +2913,11 @@ static int place_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
                "tev_stage_count_offset");
     if (!bf_skip(w, (uint64_t)s->tev_stage_counts_count * 1, "tev_stage_counts"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->tev_stage_counts_tail, 4, fills, 2, "tev_stage_counts"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->tev_stage_counts_tail, 4, fills, 2, "tev_stage_counts"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->tev_stage_counts_at);
 }
 
@@ -2898,9 +2938,11 @@ static int place_Mat3_tev_stages(bf_wctx *w, void *owner)
                "tev_stage_offset");
     if (!bf_skip(w, (uint64_t)s->tev_stages_count * 20, "tev_stages"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->tev_stages_tail, 4, fills, 2, "tev_stages"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->tev_stages_tail, 4, fills, 2, "tev_stages"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->tev_stages_at);
 }
 
@@ -2921,9 +2963,11 @@ static int place_Mat3_swap_modes(bf_wctx *w, void *owner)
                "swap_mode_offset");
     if (!bf_skip(w, (uint64_t)s->swap_modes_count * 4, "swap_modes"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->swap_modes_tail, 4, fills, 2, "swap_modes"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->swap_modes_tail, 4, fills, 2, "swap_modes"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->swap_modes_at);
 }
 
@@ -2944,9 +2988,11 @@ static int place_Mat3_swap_tables(bf_wctx *w, void *owner)
                "swap_table_offset");
     if (!bf_skip(w, (uint64_t)s->swap_tables_count * 4, "swap_tables"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->swap_tables_tail, 4, fills, 2, "swap_tables"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->swap_tables_tail, 4, fills, 2, "swap_tables"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->swap_tables_at);
 }
 
@@ -2966,9 +3012,11 @@ static int place_Mat3_fogs(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->fog_offset, bf_sub((int64_t)s->fogs_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 96, 0, "fog_offset");
     if (!bf_skip(w, (uint64_t)s->fogs_count * 44, "fogs"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->fogs_tail, 4, fills, 2, "fogs"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->fogs_tail, 4, fills, 2, "fogs"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->fogs_at);
 }
 
@@ -2989,9 +3037,11 @@ static int place_Mat3_alpha_compares(bf_wctx *w, void *owner)
                "alpha_compare_offset");
     if (!bf_skip(w, (uint64_t)s->alpha_compares_count * 8, "alpha_compares"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->alpha_compares_tail, 4, fills, 2, "alpha_compares"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->alpha_compares_tail, 4, fills, 2, "alpha_compares"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->alpha_compares_at);
 }
 
@@ -3012,9 +3062,11 @@ static int place_Mat3_blend_modes(bf_wctx *w, void *owner)
                "blend_mode_offset");
     if (!bf_skip(w, (uint64_t)s->blend_modes_count * 4, "blend_modes"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->blend_modes_tail, 4, fills, 2, "blend_modes"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->blend_modes_tail, 4, fills, 2, "blend_modes"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->blend_modes_at);
 }
 
@@ -3034,9 +3086,11 @@ static int place_Mat3_z_modes(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->z_mode_offset, bf_sub((int64_t)s->z_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 108, 0, "z_mode_offset");
     if (!bf_skip(w, (uint64_t)s->z_modes_count * 4, "z_modes"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->z_modes_tail, 4, fills, 2, "z_modes"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->z_modes_tail, 4, fills, 2, "z_modes"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->z_modes_at);
 }
 
@@ -3057,9 +3111,11 @@ static int place_Mat3_z_compares(bf_wctx *w, void *owner)
                "z_compare_offset");
     if (!bf_skip(w, (uint64_t)s->z_compares_count * 1, "z_compares"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->z_compares_tail, 4, fills, 2, "z_compares"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->z_compares_tail, 4, fills, 2, "z_compares"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->z_compares_at);
 }
 
@@ -3079,9 +3135,11 @@ static int place_Mat3_dithers(bf_wctx *w, void *owner)
     bf_fit_u32(w, &s->dither_offset, bf_sub((int64_t)s->dithers_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 116, 0, "dither_offset");
     if (!bf_skip(w, (uint64_t)s->dithers_count * 1, "dithers"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->dithers_tail, 4, fills, 2, "dithers"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->dithers_tail, 4, fills, 2, "dithers"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->dithers_at);
 }
 
@@ -3102,9 +3160,11 @@ static int place_Mat3_nbt_scales(bf_wctx *w, void *owner)
                "nbt_scale_offset");
     if (!bf_skip(w, (uint64_t)s->nbt_scales_count * 16, "nbt_scales"))
         return 0;
-    static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
-    if (!bf_size_fill(w, &s->nbt_scales_tail, 4, fills, 2, "nbt_scales"))
-        return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->nbt_scales_tail, 4, fills, 2, "nbt_scales"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->nbt_scales_at);
 }
 
@@ -3425,7 +3485,11 @@ static int solve_Section(bf_wctx *w, j3d_Section *s, const char *name, int64_t i
         if (!bf_skip(w, s->body.raw.len, "body"))
             return 0;
     }
-    s->body_tail.len = 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignment.", 34}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->body_tail, 32, fills, 2, "body"))
+            return 0;
+    }
     bf_fit_u32(w, &s->size, bf_add((int64_t)(w->pos - region), INT64_C(8)), 32, (uint64_t)s->_offset + 4, 0, "size");
     return bf_end(w, name);
 }

@@ -220,6 +220,7 @@ int bf_size_fill(bf_wctx *w, bf_bytes *tail, uint64_t align, const bf_fill *fill
         tail->ptr = n ? text : NULL;
         tail->len = n;
     }
+    tail->offset = w->pos; /* where the writer puts it: the region's data may come before it */
     return bf_skip(w, n, field);
 }
 

@@ -595,6 +595,29 @@ end
 
 function S.placeable(fl) return fl.pos and equations.placeable(fl.pos) end
 
+-- Lines that end a field's region padded with a prefix of a fill text, or nil: `fill_to:`
+-- (J3D's sections, to 32 bytes), or a located field with `padding:` and `align:`, which ends
+-- aligned as it starts (J3D's MAT3 tables, to 4 bytes), its padding never read as entries.
+local function fill_lines(fl)
+  local align, texts
+  if fl.size and fl.fill_to then
+    align, texts = fl.fill_to.align, fl.fill_to.fill
+  elseif fl.size and fl.pos and fl.padding and fl.align then
+    align, texts = fl.align, fl.padding.fill
+  else
+    return nil
+  end
+  local fills = {}
+  for _, text in ipairs(texts) do fills[#fills + 1] = string.format("{%s, %d}", names.cstring(text), #text) end
+  return {
+    "{",
+    string.format("    static const bf_fill fills[] = {%s};", table.concat(fills, ", ")),
+    string.format('    if (!bf_size_fill(w, &s->%s_tail, %d, fills, %d, "%s"))', fl.name, align, #fills, fl.name),
+    "        return 0;",
+    "}",
+  }
+end
+
 function S.place_function(fmt, ix, t, fl)
   local o = {}
   local env = body.new_env(fmt, ix)
@@ -627,18 +650,11 @@ function S.place_function(fmt, ix, t, fl)
       names.cstring(fl.pos.text)))
   else
     F.lines_of(solved)
-    -- a field padded with a fill text ends aligned as it starts (J3D's tables, to 4 bytes)
-    local filled = fl.size and fl.padding and fl.align
-    if fl.size and not filled then F.line(string.format("s->%s_tail.len = 0;", fl.name)) end
+    local fill = fill_lines(fl)
+    if fl.size and not fill then F.line(string.format("s->%s_tail.len = 0;", fl.name)) end
     F.lines_of(compute_lines(fmt, ix, t, fl, env, ix.tables))
     F.size(size_value(fmt, ix, fl, env), fl.name)
-    if filled then
-      local fills = {}
-      for _, text in ipairs(fl.padding.fill) do fills[#fills + 1] = string.format("{%s, %d}", names.cstring(text), #text) end
-      F.line(string.format("static const bf_fill fills[] = {%s};", table.concat(fills, ", ")))
-      F.line(string.format('if (!bf_size_fill(w, &s->%s_tail, %d, fills, %d, "%s"))', fl.name, fl.align, #fills, fl.name))
-      F.line("    return 0;")
-    end
+    if fill then F.lines_of(fill) end
     F.line(string.format("return bf_place_pooled(w, (int64_t)s->%s_at);", fl.name))
   end
   local head = string.format("static int place_%s_%s(bf_wctx *w, void *owner)", t.name, fl.name)
@@ -762,7 +778,12 @@ function S.solver_for(fmt, ix, t)
       local solved = fl.size and equations.solve(fl.size, "(int64_t)(w->pos - region)", env, nil)
       if solved then F.line("size_t region = w->pos;") end
       F.size(size_value(fmt, ix, fl, env), fl.name)
-      if fl.size then F.line(string.format("s->%s_tail.len = 0;", fl.name)) end
+      local fill = fill_lines(fl)
+      if fill then
+        F.lines_of(fill)
+      elseif fl.size then
+        F.line(string.format("s->%s_tail.len = 0;", fl.name))
+      end
       if solved then F.lines_of(solved) end
     end
     local absent = fl.cond and fl.pos and absent_offset(fl, env)
