@@ -4273,8 +4273,6 @@ static int solve_Mdl3Packet(bf_wctx *w, j3d_Mdl3Packet *s, const char *name, int
         return 0;
     if (!bf_enqueue_pooled(w, place_Mdl3Packet_commands, base_Mdl3Packet_commands, s, 0))
         return 0;
-    if (!bf_place_pooled(w, (int64_t)s->_offset))
-        return 0;
     return bf_end(w, name);
 }
 
@@ -4385,8 +4383,6 @@ static int solve_BtiHeader(bf_wctx *w, j3d_BtiHeader *s, const char *name, int64
             return 0;
     }
     if (!bf_enqueue_pooled(w, place_BtiHeader_images, base_BtiHeader_images, s, 0))
-        return 0;
-    if (!bf_place_pooled(w, (int64_t)s->_offset))
         return 0;
     return bf_end(w, name);
 }

@@ -406,8 +406,10 @@ end
 
 -- The C values of the bases of a structure's pooled fields that its own start gives, once
 -- each: that data is placed before the structure ends, inside it (a J3D section's tables,
--- which the section's size covers), not after everything queued.
+-- which the section's size covers), not after everything queued. Not in an element of an
+-- array (an entry of a table: its data cannot be between the entries).
 local function own_pools(t, env)
+  if env.ix.elements[t.name] then return {} end
   local bases, seen = {}, {}
   for _, fl in ipairs(t.fields) do
     local base = fl.pos and equations.placeable(fl.pos) and pool_base(fl)
@@ -794,10 +796,12 @@ function S.solver_for(fmt, ix, t)
     end
     if fl.cond then F.close() end
   end
-  for _, base in ipairs(own_pools(t, env)) do
+  local pools = own_pools(t, env)
+  for _, base in ipairs(pools) do
     F.line(string.format("if (!bf_place_pooled(w, %s))", base))
     F.line("    return 0;")
   end
+
   F.line("return bf_end(w, name);")
   local head = string.format("static int solve_%s(bf_wctx *w, %s *s, const char *name, int64_t index)", t.name,
     ct(fmt, t.name))
@@ -809,6 +813,12 @@ function S.prepare(fmt, ix)
   ix.reads = layout_reads(fmt)
   ix.plain = plain_types(fmt, ix.reads)
   ix.tables = table_fields(fmt)
+  ix.elements = {} -- the types of array elements
+  for _, t in ipairs(fmt.types) do
+    for _, fl in ipairs(t.fields) do
+      if fl.kind == "struct" and fl.array then ix.elements[fl.type] = true end
+    end
+  end
 end
 
 -- The solver's declarations and functions: place functions, and the solvers of the types
