@@ -381,65 +381,65 @@ static void validate_Inf1(bf_vctx *v, const j3d_Inf1_view *s)
     const uint8_t *base = c->data + s->_offset;
     const j3d_File_view *R = c->root;
     bf_check_flags(v, &flags_LoaderFlags, bf_load_u16be(base), s->_offset + 0, "flags");
-    static const bf_rule rule_377 = {BF_SEVERITY_ERROR, "data", "joint node %d names joint %d, but JNT1 has %d",
+    static const bf_rule rule_378 = {BF_SEVERITY_ERROR, "data", "joint node %d names joint %d, but JNT1 has %d",
         "Scene Hierarchy: \"0x10 = Joint Assignment node. \"Data\" holds the Joint ID (index into JNT1)\"", "j3d.Inf1.data"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const uint8_t *it = c->data + s->nodes_at + (size_t)i * 4;
         if (bf_push(c, "nodes", i)) {
-            if (bf_rule_fails(v, &rule_377, bf_load_u16be(it) != J3D_NODE_TYPE_JOINT || bf_load_u16be(it + 2) < j3d_File_view_m_joint_count(c, R)))
-                bf_rule_report(v, &rule_377, (int64_t)(it + 2 - c->data),
+            if (bf_rule_fails(v, &rule_378, bf_load_u16be(it) != J3D_NODE_TYPE_JOINT || bf_load_u16be(it + 2) < j3d_File_view_m_joint_count(c, R)))
+                bf_rule_report(v, &rule_378, (int64_t)(it + 2 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 2)}, {.i = j3d_File_view_m_joint_count(c, R)}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_382 = {BF_SEVERITY_ERROR, "data", "material node %d names material %d, but MAT3 has %d",
+    static const bf_rule rule_383 = {BF_SEVERITY_ERROR, "data", "material node %d names material %d, but MAT3 has %d",
         "Scene Hierarchy: \"0x11 = Material assignment. \"Data\" holds the Material ID (index into MAT3)\"", "j3d.Inf1.data_2"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const uint8_t *it = c->data + s->nodes_at + (size_t)i * 4;
         if (bf_push(c, "nodes", i)) {
-            if (bf_rule_fails(v, &rule_382, bf_load_u16be(it) != J3D_NODE_TYPE_MATERIAL || bf_load_u16be(it + 2) < j3d_Inf1_view_m_material_count(c, s)))
-                bf_rule_report(v, &rule_382, (int64_t)(it + 2 - c->data),
+            if (bf_rule_fails(v, &rule_383, bf_load_u16be(it) != J3D_NODE_TYPE_MATERIAL || bf_load_u16be(it + 2) < j3d_Inf1_view_m_material_count(c, s)))
+                bf_rule_report(v, &rule_383, (int64_t)(it + 2 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 2)}, {.i = j3d_Inf1_view_m_material_count(c, s)}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_387 = {BF_SEVERITY_ERROR, "data", "shape node %d names shape %d, but SHP1 has %d",
+    static const bf_rule rule_388 = {BF_SEVERITY_ERROR, "data", "shape node %d names shape %d, but SHP1 has %d",
         "Scene Hierarchy: \"0x12 = Shape Assignment. \"Data\" holds the Shape ID (index into SHP1)\"", "j3d.Inf1.data_3"};
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         const uint8_t *it = c->data + s->nodes_at + (size_t)i * 4;
         if (bf_push(c, "nodes", i)) {
-            if (bf_rule_fails(v, &rule_387, bf_load_u16be(it) != J3D_NODE_TYPE_SHAPE || bf_load_u16be(it + 2) < j3d_Inf1_view_m_shape_count(c, s)))
-                bf_rule_report(v, &rule_387, (int64_t)(it + 2 - c->data),
+            if (bf_rule_fails(v, &rule_388, bf_load_u16be(it) != J3D_NODE_TYPE_SHAPE || bf_load_u16be(it + 2) < j3d_Inf1_view_m_shape_count(c, s)))
+                bf_rule_report(v, &rule_388, (int64_t)(it + 2 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 2)}, {.i = j3d_Inf1_view_m_shape_count(c, s)}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_392 = {BF_SEVERITY_ERROR, "nodes", "%d child levels opened but %d closed",
+    static const bf_rule rule_393 = {BF_SEVERITY_ERROR, "nodes", "%d child levels opened but %d closed",
         "Scene Hierarchy: \"0x01 = Creates a new child of the previous node\", \"0x02 = Finishes the child node and returns ownership to the previous node\"",
         "j3d.Inf1.nodes"};
-    if (bf_rule_fails(v, &rule_392, j3d_Inf1_view_m_levels_opened(c, s) == j3d_Inf1_view_m_levels_closed(c, s)))
-        bf_rule_report(v, &rule_392, (int64_t)(s->nodes_at),
+    if (bf_rule_fails(v, &rule_393, j3d_Inf1_view_m_levels_opened(c, s) == j3d_Inf1_view_m_levels_closed(c, s)))
+        bf_rule_report(v, &rule_393, (int64_t)(s->nodes_at),
                        (const bf_rule_value[]){{.i = j3d_Inf1_view_m_levels_opened(c, s)}, {.i = j3d_Inf1_view_m_levels_closed(c, s)}});
-    static const bf_rule rule_397 = {BF_SEVERITY_ERROR, "matrix_group_count", "matrix group data count %d, but SHP1 has %d matrix group data entries",
+    static const bf_rule rule_398 = {BF_SEVERITY_ERROR, "matrix_group_count", "matrix group data count %d, but SHP1 has %d matrix group data entries",
         "INF1: \"Matrix Group Data Count. Referring to the Matrix Group Data in SHP1\"", "j3d.Inf1.matrix_group_count"};
-    if (bf_rule_fails(v, &rule_397, bf_load_u32be(base + 4) == j3d_Inf1_view_m_group_data_count(c, s)))
-        bf_rule_report(v, &rule_397, (int64_t)(s->_offset + 4),
+    if (bf_rule_fails(v, &rule_398, bf_load_u32be(base + 4) == j3d_Inf1_view_m_group_data_count(c, s)))
+        bf_rule_report(v, &rule_398, (int64_t)(s->_offset + 4),
                        (const bf_rule_value[]){{.i = bf_load_u32be(base + 4)}, {.i = j3d_Inf1_view_m_group_data_count(c, s)}});
-    static const bf_rule rule_401 = {BF_SEVERITY_ERROR, "vertex_count",
+    static const bf_rule rule_402 = {BF_SEVERITY_ERROR, "vertex_count",
         "vertex count %d, but the POSITION buffer holds %d entries of %d bytes (%d bytes with its padding)",
         "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\"", "j3d.Inf1.vertex_count"};
-    if (bf_rule_fails(v, &rule_401, j3d_Inf1_view_m_position_bytes(c, s) == 0 || (bf_mul(bf_load_u32be(base + 8), j3d_Inf1_view_m_position_stride(c,
+    if (bf_rule_fails(v, &rule_402, j3d_Inf1_view_m_position_bytes(c, s) == 0 || (bf_mul(bf_load_u32be(base + 8), j3d_Inf1_view_m_position_stride(c,
                       s)) <= j3d_Inf1_view_m_position_bytes(c, s) && bf_sub(j3d_Inf1_view_m_position_bytes(c, s), bf_mul(bf_load_u32be(base + 8),
                       j3d_Inf1_view_m_position_stride(c, s))) < 32)))
-        bf_rule_report(v, &rule_401, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u32be(base + 8)}, {.i = bf_div(c,
+        bf_rule_report(v, &rule_402, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u32be(base + 8)}, {.i = bf_div(c,
                        j3d_Inf1_view_m_position_bytes(c, s), bf_max(j3d_Inf1_view_m_position_stride(c, s), 1))}, {.i = j3d_Inf1_view_m_position_stride(c, s)},
                        {.i = j3d_Inf1_view_m_position_bytes(c, s)}});
-    static const bf_rule rule_406 = {BF_SEVERITY_WARNING, "vertex_count", "vertex count %d, but the POSITION buffer holds %d entries before its padding",
+    static const bf_rule rule_407 = {BF_SEVERITY_WARNING, "vertex_count", "vertex count %d, but the POSITION buffer holds %d entries before its padding",
         "INF1: \"Vertex Count. Always equals the number of entries in the VTX1 \"POSITION\" data buffer\" (its padding to 32 bytes is not entries)",
         "j3d.Inf1.vertex_count_2"};
-    if (bf_rule_fails(v, &rule_406, j3d_Inf1_view_m_position_components(c, s) == 0 || bf_mul(bf_load_u32be(base + 8), j3d_Inf1_view_m_position_components(c,
+    if (bf_rule_fails(v, &rule_407, j3d_Inf1_view_m_position_components(c, s) == 0 || bf_mul(bf_load_u32be(base + 8), j3d_Inf1_view_m_position_components(c,
                       s)) == j3d_Inf1_view_m_position_values(c, s)))
-        bf_rule_report(v, &rule_406, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u32be(base + 8)}, {.i = bf_div(c,
+        bf_rule_report(v, &rule_407, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u32be(base + 8)}, {.i = bf_div(c,
                        j3d_Inf1_view_m_position_values(c, s), bf_max(j3d_Inf1_view_m_position_components(c, s), 1))}});
     for (uint32_t i = 0; i < s->nodes_count; i++) {
         j3d_SceneNode_view e = j3d_Inf1_view_nodes_at(s, i);
@@ -460,7 +460,7 @@ static void validate_SceneNode(bf_vctx *v, const j3d_SceneNode_view *s)
 static void validate_Vtx1(bf_vctx *v, const j3d_Vtx1_view *s)
 {
     bf_ctx *c = &v->c;
-    static const bf_rule rule_598 = {BF_SEVERITY_ERROR, "formats", "two format descriptors for one attribute",
+    static const bf_rule rule_599 = {BF_SEVERITY_ERROR, "formats", "two format descriptors for one attribute",
         "Vertex Buffer Formats: \"Only one descriptor can exist for each attribute.\"", "j3d.Vtx1.formats"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->formats_count); i1++) {
@@ -527,9 +527,9 @@ static void validate_Vtx1(bf_vctx *v, const j3d_Vtx1_view *s)
         const uint8_t *it13 = c->data + s->formats_at + (size_t)i13 * 16;
         q13 += bf_load_u32be(it13) == 25;
     }
-    if (bf_rule_fails(v, &rule_598, q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1
+    if (bf_rule_fails(v, &rule_599, q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1
                       && q12 <= 1 && q13 <= 1))
-        bf_rule_report(v, &rule_598, (int64_t)(s->formats_at), NULL);
+        bf_rule_report(v, &rule_599, (int64_t)(s->formats_at), NULL);
     for (uint32_t i = 0; i < s->formats_count; i++) {
         j3d_VertexFormat_view e = j3d_Vtx1_view_formats_at(s, i);
         if (bf_push(c, "formats", i)) {
@@ -545,20 +545,20 @@ static void validate_VertexFormat(bf_vctx *v, const j3d_VertexFormat_view *s)
     const uint8_t *base = c->data + s->_offset;
     bf_check_enum(v, &enum_VertexAttribute, bf_load_u32be(base), s->_offset + 0, "attr");
     bf_check_enum(v, &enum_ComponentCount, bf_load_u32be(base + 4), s->_offset + 4, "component_count");
-    static const bf_rule rule_625 = {BF_SEVERITY_ERROR, "data_type", "data type %d is not one of the %d types of this attribute",
+    static const bf_rule rule_626 = {BF_SEVERITY_ERROR, "data_type", "data type %d is not one of the %d types of this attribute",
         "Vertex Buffer Formats: Data Types table (UInt8 ... Float; for colors RGB565 ... RGBA8)", "j3d.VertexFormat.data_type"};
-    if (bf_rule_fails(v, &rule_625, bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_LIST_END || (bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_COLOR0
+    if (bf_rule_fails(v, &rule_626, bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_LIST_END || (bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_COLOR0
                       || bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_COLOR1 ? bf_load_u32be(base + 8) <= 5 : bf_load_u32be(base + 8) <= 4)))
-        bf_rule_report(v, &rule_625, (int64_t)(s->_offset + 8),
+        bf_rule_report(v, &rule_626, (int64_t)(s->_offset + 8),
                        (const bf_rule_value[]){{.i = bf_load_u32be(base + 8)}, {.i = bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_COLOR0
                        || bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_COLOR1 ? 6 : 5}});
-    static const bf_rule rule_629 = {BF_SEVERITY_ERROR, "component_count", "component count %d is not one of this attribute's",
+    static const bf_rule rule_630 = {BF_SEVERITY_ERROR, "component_count", "component count %d is not one of this attribute's",
         "Vertex Buffer Formats: Component Count table (\"the values are considered based on the attribute target they're assigned to\")",
         "j3d.VertexFormat.component_count"};
-    if (bf_rule_fails(v, &rule_629, bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_LIST_END
+    if (bf_rule_fails(v, &rule_630, bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_LIST_END
                       || bf_load_u32be(base + 4) <= (bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_NORMAL || bf_load_u32be(base) == J3D_VERTEX_ATTRIBUTE_TANGENT
                       ? 2 : 1)))
-        bf_rule_report(v, &rule_629, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(base + 4)}});
+        bf_rule_report(v, &rule_630, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(base + 4)}});
 }
 
 static void validate_Evp1(bf_vctx *v, const j3d_Evp1_view *s)
@@ -566,18 +566,18 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1_view *s)
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
     const j3d_File_view *R = c->root;
-    static const bf_rule rule_744 = {BF_SEVERITY_ERROR, "matrix_table_offset", "%d inverse bind matrices, but JNT1 has %d joints",
+    static const bf_rule rule_745 = {BF_SEVERITY_ERROR, "matrix_table_offset", "%d inverse bind matrices, but JNT1 has %d joints",
         "Inverse Bind Matrix Table: \"the number of Inverse Bind Matrices is always equal to the amount of Joints in the model\"",
         "j3d.Evp1.matrix_table_offset"};
-    if (bf_rule_fails(v, &rule_744, bf_load_u32be(base + 16) == 0 || (int64_t)s->inverse_bind_matrices_count == j3d_File_view_m_joint_count(c, R)))
-        bf_rule_report(v, &rule_744, (int64_t)(s->_offset + 16),
+    if (bf_rule_fails(v, &rule_745, bf_load_u32be(base + 16) == 0 || (int64_t)s->inverse_bind_matrices_count == j3d_File_view_m_joint_count(c, R)))
+        bf_rule_report(v, &rule_745, (int64_t)(s->_offset + 16),
                        (const bf_rule_value[]){{.i = (int64_t)s->inverse_bind_matrices_count}, {.i = j3d_File_view_m_joint_count(c, R)}});
-    static const bf_rule rule_748 = {BF_SEVERITY_ERROR, "matrix_table_offset", "the inverse bind matrices start at 0x%x, not aligned to 4",
+    static const bf_rule rule_749 = {BF_SEVERITY_ERROR, "matrix_table_offset", "the inverse bind matrices start at 0x%x, not aligned to 4",
         "Envelope Weight Table: \"This table ends with padding to the nearest 4th byte so the Floats that come after are aligned correctly.\"",
         "j3d.Evp1.matrix_table_offset_2"};
-    if (bf_rule_fails(v, &rule_748, bf_mod(c, bf_load_u32be(base + 16), 4) == 0))
-        bf_rule_report(v, &rule_748, (int64_t)(s->_offset + 16), (const bf_rule_value[]){{.i = bf_load_u32be(base + 16)}});
-    static const bf_rule rule_752 = {BF_SEVERITY_ERROR, "", "envelope %d names a joint outside JNT1's %d",
+    if (bf_rule_fails(v, &rule_749, bf_mod(c, bf_load_u32be(base + 16), 4) == 0))
+        bf_rule_report(v, &rule_749, (int64_t)(s->_offset + 16), (const bf_rule_value[]){{.i = bf_load_u32be(base + 16)}});
+    static const bf_rule rule_753 = {BF_SEVERITY_ERROR, "", "envelope %d names a joint outside JNT1's %d",
         "Envelope Joint Index Table: \"This table consists of the actual JNT1 index values.\"", "j3d.Evp1.joint_indices"};
     {
     j3d_EnvelopeJoints_view ev = {0};
@@ -589,13 +589,13 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1_view *s)
                 const uint8_t *it1 = c->data + (&ev)->_offset + 0 + (size_t)i1 * 2;
                 if (!(bf_load_u16be(it1) < j3d_File_view_m_joint_count(c, R))) { q1 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_752, q1))
-                bf_rule_report(v, &rule_752, (int64_t)ev._offset, (const bf_rule_value[]){{.i = (int64_t)i}, {.i = j3d_File_view_m_joint_count(c, R)}});
+            if (bf_rule_fails(v, &rule_753, q1))
+                bf_rule_report(v, &rule_753, (int64_t)ev._offset, (const bf_rule_value[]){{.i = (int64_t)i}, {.i = j3d_File_view_m_joint_count(c, R)}});
             bf_pop(c);
         }
     }
     }
-    static const bf_rule rule_756 = {BF_SEVERITY_WARNING, "", "the weights of envelope %d add up to %g, not 1",
+    static const bf_rule rule_757 = {BF_SEVERITY_WARNING, "", "the weights of envelope %d add up to %g, not 1",
         "Envelope Weight Table: \"joint weighting values which determine how much of an effect the given Joint Index has on this envelope\"",
         "j3d.Evp1.weights"};
     {
@@ -608,8 +608,8 @@ static void validate_Evp1(bf_vctx *v, const j3d_Evp1_view *s)
                 const uint8_t *it2 = c->data + (&ev)->_offset + 0 + (size_t)i2 * 4;
                 q2 = q2 + (double)(double)bf_f32_from_bits(bf_load_u32be(it2));
             }
-            if (bf_rule_fails(v, &rule_756, q2 > 0.98999999999999999 && q2 < 1.01))
-                bf_rule_report(v, &rule_756, (int64_t)ev._offset, (const bf_rule_value[]){{.i = (int64_t)i}, {.f = q2}});
+            if (bf_rule_fails(v, &rule_757, q2 > 0.98999999999999999 && q2 < 1.01))
+                bf_rule_report(v, &rule_757, (int64_t)ev._offset, (const bf_rule_value[]){{.i = (int64_t)i}, {.f = q2}});
             bf_pop(c);
         }
     }
@@ -627,34 +627,34 @@ static void validate_Drw1(bf_vctx *v, const j3d_Drw1_view *s)
             bf_pop(c);
         }
     }
-    static const bf_rule rule_803 = {BF_SEVERITY_ERROR, "", "entry %d is a joint after an envelope",
+    static const bf_rule rule_804 = {BF_SEVERITY_ERROR, "", "entry %d is a joint after an envelope",
         "Destination Type List: \"It is ordered so that all the Joints come first, and all the Envelopes second.\"", "j3d.Drw1.types"};
     for (uint32_t i = 0; i < s->types_count; i++) {
         if (bf_push(c, "types", i)) {
-            if (bf_rule_fails(v, &rule_803, (int64_t)i == 0 || (int64_t)(i ? (c->data + s->types_at + (size_t)(i - 1) * 1)[0]
+            if (bf_rule_fails(v, &rule_804, (int64_t)i == 0 || (int64_t)(i ? (c->data + s->types_at + (size_t)(i - 1) * 1)[0]
                               : 0) <= (int64_t)((c->data + s->types_at + (size_t)i * 1)[0])))
-                bf_rule_report(v, &rule_803, s->types_at + (uint64_t)i * 1, (const bf_rule_value[]){{.i = (int64_t)i}});
+                bf_rule_report(v, &rule_804, s->types_at + (uint64_t)i * 1, (const bf_rule_value[]){{.i = (int64_t)i}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_807 = {BF_SEVERITY_ERROR, "", "entry %d of type %d names %d, outside its section",
+    static const bf_rule rule_808 = {BF_SEVERITY_ERROR, "", "entry %d of type %d names %d, outside its section",
         "Destination ID List: \"an array of UInt16 that simply dictate an index into the provided section\"", "j3d.Drw1.ids"};
     for (uint32_t i = 0; i < s->ids_count; i++) {
         if (bf_push(c, "ids", i)) {
-            if (bf_rule_fails(v, &rule_807, (bf_view_elem(c, c->data + s->types_at, 1, s->types_count, (int64_t)i))[0] == J3D_DRAW_TYPE_JOINT
+            if (bf_rule_fails(v, &rule_808, (bf_view_elem(c, c->data + s->types_at, 1, s->types_count, (int64_t)i))[0] == J3D_DRAW_TYPE_JOINT
                               ? (int64_t)(bf_load_u16be((c->data + s->ids_at + (size_t)i * 2))) < j3d_File_view_m_joint_count(c, R)
                               : (int64_t)(bf_load_u16be((c->data + s->ids_at + (size_t)i * 2))) < j3d_File_view_m_envelope_count(c, R)))
-                bf_rule_report(v, &rule_807, s->ids_at + (uint64_t)i * 2, (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (bf_view_elem(c,
+                bf_rule_report(v, &rule_808, s->ids_at + (uint64_t)i * 2, (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (bf_view_elem(c,
                                c->data + s->types_at, 1, s->types_count, (int64_t)i))[0]},
                                {.i = (int64_t)(bf_load_u16be((c->data + s->ids_at + (size_t)i * 2)))}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_811 = {BF_SEVERITY_ERROR, "id_list_offset", "the type list (%d bytes at 0x%x) and the id list at 0x%x overlap",
+    static const bf_rule rule_812 = {BF_SEVERITY_ERROR, "id_list_offset", "the type list (%d bytes at 0x%x) and the id list at 0x%x overlap",
         "DRW1: \"The Destination Type list and Destination ID list must be equal in length.\"", "j3d.Drw1.id_list_offset"};
-    if (bf_rule_fails(v, &rule_811, bf_add(bf_load_u32be(base + 4), bf_load_u16be(base)) <= bf_load_u32be(base + 8) || bf_add(bf_load_u32be(base + 8),
+    if (bf_rule_fails(v, &rule_812, bf_add(bf_load_u32be(base + 4), bf_load_u16be(base)) <= bf_load_u32be(base + 8) || bf_add(bf_load_u32be(base + 8),
                       bf_mul(2, bf_load_u16be(base))) <= bf_load_u32be(base + 4)))
-        bf_rule_report(v, &rule_811, (int64_t)(s->_offset + 8),
+        bf_rule_report(v, &rule_812, (int64_t)(s->_offset + 8),
                        (const bf_rule_value[]){{.i = bf_load_u16be(base)}, {.i = bf_load_u32be(base + 4)}, {.i = bf_load_u32be(base + 8)}});
 }
 
@@ -662,24 +662,24 @@ static void validate_Jnt1(bf_vctx *v, const j3d_Jnt1_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
-    static const bf_rule rule_840 = {BF_SEVERITY_ERROR, "", "remap entry %d is %d, outside the %d joints",
+    static const bf_rule rule_841 = {BF_SEVERITY_ERROR, "", "remap entry %d is %d, outside the %d joints",
         "JNT1: \"Remap table offset\" (one joint data entry per joint)", "j3d.Jnt1.remap"};
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
-            if (bf_rule_fails(v, &rule_840, (int64_t)(bf_load_u16be((c->data + s->remap_at + (size_t)i * 2))) < (int64_t)bf_load_u16be(base)))
-                bf_rule_report(v, &rule_840, s->remap_at + (uint64_t)i * 2,
+            if (bf_rule_fails(v, &rule_841, (int64_t)(bf_load_u16be((c->data + s->remap_at + (size_t)i * 2))) < (int64_t)bf_load_u16be(base)))
+                bf_rule_report(v, &rule_841, s->remap_at + (uint64_t)i * 2,
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)(bf_load_u16be((c->data + s->remap_at + (size_t)i * 2)))},
                                {.i = bf_load_u16be(base)}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_844 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d joints", "JNT1: \"Name table offset\" (a name per joint)",
+    static const bf_rule rule_845 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d joints", "JNT1: \"Name table offset\" (a name per joint)",
         "j3d.Jnt1.name_table_offset"};
     j3d_NameTable_view sub1 = j3d_Jnt1_view_names(s);
-    if (bf_rule_fails(v, &rule_844,
+    if (bf_rule_fails(v, &rule_845,
                       bf_load_u32be(base + 12) == 0 || bf_load_u16be((s->has_names ? c->data + (&sub1)->_offset + 0 : bf_view_zeros)) == bf_load_u16be(base))) {
         j3d_NameTable_view sub2 = j3d_Jnt1_view_names(s);
-        bf_rule_report(v, &rule_844, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0
+        bf_rule_report(v, &rule_845, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0
                        : bf_view_zeros))}, {.i = bf_load_u16be(base)}});
     }
     for (uint32_t i = 0; i < s->joints_count; i++) {
@@ -703,36 +703,36 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1_view *s)
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
     const j3d_File_view *R = c->root;
-    static const bf_rule rule_974 = {BF_SEVERITY_ERROR, "group_data_offset", "%d matrix group data entries, but the shapes have %d matrix groups",
+    static const bf_rule rule_975 = {BF_SEVERITY_ERROR, "group_data_offset", "%d matrix group data entries, but the shapes have %d matrix groups",
         "SHP1: \"Matrix Group Data offset (entry count must equal the entry count of the GXDisplayList group table)\"", "j3d.Shp1.group_data_offset"};
-    if (bf_rule_fails(v, &rule_974, (int64_t)s->group_data_count == j3d_Shp1_view_m_shape_group_count(c, s)))
-        bf_rule_report(v, &rule_974, (int64_t)(s->_offset + 28),
+    if (bf_rule_fails(v, &rule_975, (int64_t)s->group_data_count == j3d_Shp1_view_m_shape_group_count(c, s)))
+        bf_rule_report(v, &rule_975, (int64_t)(s->_offset + 28),
                        (const bf_rule_value[]){{.i = (int64_t)s->group_data_count}, {.i = j3d_Shp1_view_m_shape_group_count(c, s)}});
-    static const bf_rule rule_978 = {BF_SEVERITY_ERROR, "first_weight", "matrix group %d starts with 0xFFFF",
+    static const bf_rule rule_979 = {BF_SEVERITY_ERROR, "first_weight", "matrix group %d starts with 0xFFFF",
         "Weight Index Table: \"A Matrix Group must not start with 0xFFFF.\"", "j3d.Shp1.first_weight"};
     {
     j3d_MatrixGroupData_view ev = {0};
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         ev = j3d_Shp1_view_group_data_at(s, i);
         if (bf_push(c, "group_data", i)) {
-            if (bf_rule_fails(v, &rule_978, bf_load_u16be(c->data + (&ev)->_offset + 2) == 0 || bf_s16(bf_load_u16be(bf_view_elem(c,
+            if (bf_rule_fails(v, &rule_979, bf_load_u16be(c->data + (&ev)->_offset + 2) == 0 || bf_s16(bf_load_u16be(bf_view_elem(c,
                               c->data + (&ev)->weights_at, 2, (&ev)->weights_count, 0))) != -1))
-                bf_rule_report(v, &rule_978, (int64_t)((&ev)->_offset + 4), (const bf_rule_value[]){{.i = (int64_t)i}});
+                bf_rule_report(v, &rule_979, (int64_t)((&ev)->_offset + 4), (const bf_rule_value[]){{.i = (int64_t)i}});
             bf_pop(c);
         }
     }
     }
-    static const bf_rule rule_983 = {BF_SEVERITY_ERROR, "matrix_count", "matrix group %d selects %d weight indices, more than 10",
+    static const bf_rule rule_984 = {BF_SEVERITY_ERROR, "matrix_count", "matrix group %d selects %d weight indices, more than 10",
         "Weight Index Table: \"Matrix Groups can select a segment of these indices (up to 10) for use.\"", "j3d.Shp1.matrix_count"};
     for (uint32_t i = 0; i < s->group_data_count; i++) {
         const uint8_t *it = c->data + s->group_data_at + (size_t)i * 8;
         if (bf_push(c, "group_data", i)) {
-            if (bf_rule_fails(v, &rule_983, bf_load_u16be(it + 2) <= 10))
-                bf_rule_report(v, &rule_983, (int64_t)(it + 2 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 2)}});
+            if (bf_rule_fails(v, &rule_984, bf_load_u16be(it + 2) <= 10))
+                bf_rule_report(v, &rule_984, (int64_t)(it + 2 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 2)}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_988 = {BF_SEVERITY_ERROR, "first_weight", "matrix group %d uses a weight index outside DRW1's %d entries",
+    static const bf_rule rule_989 = {BF_SEVERITY_ERROR, "first_weight", "matrix group %d uses a weight index outside DRW1's %d entries",
         "Weight Index Table: \"This table contains several indices into DRW1.\"", "j3d.Shp1.first_weight_2"};
     {
     j3d_MatrixGroupData_view ev = {0};
@@ -744,31 +744,31 @@ static void validate_Shp1(bf_vctx *v, const j3d_Shp1_view *s)
                 const uint8_t *it1 = c->data + (&ev)->weights_at + (size_t)i1 * 2;
                 if (!(bf_s16(bf_load_u16be(it1)) == -1 || bf_s16(bf_load_u16be(it1)) < j3d_File_view_m_draw_entry_count(c, R))) { q1 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_988, q1))
-                bf_rule_report(v, &rule_988, (int64_t)((&ev)->_offset + 4),
+            if (bf_rule_fails(v, &rule_989, q1))
+                bf_rule_report(v, &rule_989, (int64_t)((&ev)->_offset + 4),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = j3d_File_view_m_draw_entry_count(c, R)}});
             bf_pop(c);
         }
     }
     }
-    static const bf_rule rule_993 = {BF_SEVERITY_ERROR, "group_data_index", "shape %d's matrix groups are not inside the %d of the tables",
+    static const bf_rule rule_994 = {BF_SEVERITY_ERROR, "group_data_index", "shape %d's matrix groups are not inside the %d of the tables",
         "Matrix Group Definition Table: \"all the Matrix Groups for a given Shape must come directly one after another\"", "j3d.Shp1.group_data_index"};
     for (uint32_t i = 0; i < s->shapes_count; i++) {
         const uint8_t *it = c->data + s->shapes_at + (size_t)i * 40;
         if (bf_push(c, "shapes", i)) {
-            if (bf_rule_fails(v, &rule_993, bf_add(bf_load_u16be(it + 6), bf_load_u16be(it + 2)) <= (int64_t)s->group_data_count
+            if (bf_rule_fails(v, &rule_994, bf_add(bf_load_u16be(it + 6), bf_load_u16be(it + 2)) <= (int64_t)s->group_data_count
                               && bf_add(bf_load_u16be(it + 8), bf_load_u16be(it + 2)) <= (int64_t)s->group_data_count))
-                bf_rule_report(v, &rule_993, (int64_t)(it + 6 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->group_data_count}});
+                bf_rule_report(v, &rule_994, (int64_t)(it + 6 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->group_data_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_998 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d shapes", "SHP1: \"Name table offset\" (a name per shape)",
+    static const bf_rule rule_999 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d shapes", "SHP1: \"Name table offset\" (a name per shape)",
         "j3d.Shp1.name_table_offset"};
     j3d_NameTable_view sub2 = j3d_Shp1_view_names(s);
-    if (bf_rule_fails(v, &rule_998,
+    if (bf_rule_fails(v, &rule_999,
                       bf_load_u32be(base + 12) == 0 || bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0 : bf_view_zeros)) == bf_load_u16be(base))) {
         j3d_NameTable_view sub3 = j3d_Shp1_view_names(s);
-        bf_rule_report(v, &rule_998, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub3)->_offset + 0
+        bf_rule_report(v, &rule_999, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub3)->_offset + 0
                        : bf_view_zeros))}, {.i = bf_load_u16be(base)}});
     }
     for (uint32_t i = 0; i < s->shapes_count; i++) {
@@ -785,7 +785,7 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape_view *s)
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
     bf_check_enum(v, &enum_ShapeMatrixType, (base)[0], s->_offset + 0, "matrix_type");
-    static const bf_rule rule_1052 = {BF_SEVERITY_ERROR, "attribute_offset", "two indexers for one attribute",
+    static const bf_rule rule_1053 = {BF_SEVERITY_ERROR, "attribute_offset", "two indexers for one attribute",
         "Index Buffer Formats: \"Only one indexer can exist for each attribute.\"", "j3d.Shape.attribute_offset"};
     int64_t q1 = 0;
     for (uint32_t i1 = 0; i1 < (uint32_t)(s->attributes_count); i1++) {
@@ -897,10 +897,10 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape_view *s)
         const uint8_t *it22 = c->data + s->attributes_at + (size_t)i22 * 8;
         q22 += bf_load_u32be(it22) == 25;
     }
-    if (bf_rule_fails(v, &rule_1052, q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1
+    if (bf_rule_fails(v, &rule_1053, q1 <= 1 && q2 <= 1 && q3 <= 1 && q4 <= 1 && q5 <= 1 && q6 <= 1 && q7 <= 1 && q8 <= 1 && q9 <= 1 && q10 <= 1 && q11 <= 1
                       && q12 <= 1 && q13 <= 1 && q14 <= 1 && q15 <= 1 && q16 <= 1 && q17 <= 1 && q18 <= 1 && q19 <= 1 && q20 <= 1 && q21 <= 1 && q22 <= 1))
-        bf_rule_report(v, &rule_1052, (int64_t)(s->_offset + 4), NULL);
-    static const bf_rule rule_1063 = {BF_SEVERITY_WARNING, "matrix_type",
+        bf_rule_report(v, &rule_1053, (int64_t)(s->_offset + 4), NULL);
+    static const bf_rule rule_1064 = {BF_SEVERITY_WARNING, "matrix_type",
         "shape %d blends %d matrix groups of several matrices (Multiple Joints) but has no POSITION_MATRIX indices to choose among them",
         "Attribute Targets: \"POSITION_MATRIX ... Required for Shapes that use Multiple Joint skinning.\" (a shape whose matrix groups each select one "
         "matrix draws every vertex with it: SuperBMD writes such static shapes as Multiple Joints)",
@@ -910,17 +910,17 @@ static void validate_Shape(bf_vctx *v, const j3d_Shape_view *s)
         const uint8_t *it23 = c->data + s->attributes_at + (size_t)i23 * 8;
         if (bf_load_u32be(it23) == J3D_SHAPE_ATTRIBUTE_POSITION_MATRIX) { q23 = 1; break; }
     }
-    if (bf_rule_fails(v, &rule_1063, base[0] != J3D_SHAPE_MATRIX_TYPE_MULTIPLE_JOINTS || j3d_Shape_view_m_blended_groups(c, s) == 0 || q23))
-        bf_rule_report(v, &rule_1063, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->_index}, {.i = j3d_Shape_view_m_blended_groups(c, s)}});
-    static const bf_rule rule_1070 = {BF_SEVERITY_ERROR, "attribute_offset", "shape %d has no POSITION indices",
+    if (bf_rule_fails(v, &rule_1064, base[0] != J3D_SHAPE_MATRIX_TYPE_MULTIPLE_JOINTS || j3d_Shape_view_m_blended_groups(c, s) == 0 || q23))
+        bf_rule_report(v, &rule_1064, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = s->_index}, {.i = j3d_Shape_view_m_blended_groups(c, s)}});
+    static const bf_rule rule_1071 = {BF_SEVERITY_ERROR, "attribute_offset", "shape %d has no POSITION indices",
         "Attribute Targets: \"POSITION This indexes into the VTX1 \"POSITION\" buffer. Required.\"", "j3d.Shape.attribute_offset_2"};
     int64_t q24 = 0;
     for (uint32_t i24 = 0; i24 < (uint32_t)(s->attributes_count); i24++) {
         const uint8_t *it24 = c->data + s->attributes_at + (size_t)i24 * 8;
         if (bf_load_u32be(it24) == J3D_SHAPE_ATTRIBUTE_POSITION) { q24 = 1; break; }
     }
-    if (bf_rule_fails(v, &rule_1070, q24))
-        bf_rule_report(v, &rule_1070, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->_index}});
+    if (bf_rule_fails(v, &rule_1071, q24))
+        bf_rule_report(v, &rule_1071, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = s->_index}});
     for (uint32_t i = 0; i < s->attributes_count; i++) {
         j3d_IndexAttribute_view e = j3d_Shape_view_attributes_at(s, i);
         if (bf_push(c, "attributes", i)) {
@@ -943,27 +943,27 @@ static void validate_IndexAttribute(bf_vctx *v, const j3d_IndexAttribute_view *s
     const uint8_t *base = c->data + s->_offset;
     bf_check_enum(v, &enum_ShapeAttribute, bf_load_u32be(base), s->_offset + 0, "attr");
     bf_check_enum(v, &enum_IndexType, bf_load_u32be(base + 4), s->_offset + 4, "index_type");
-    static const bf_rule rule_1083 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
+    static const bf_rule rule_1084 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
         "Index Buffer Formats: \"None: Only used for the List End\"", "j3d.IndexAttribute.index_type"};
-    if (bf_rule_fails(v, &rule_1083, (bf_load_u32be(base) == J3D_SHAPE_ATTRIBUTE_LIST_END) == (bf_load_u32be(base + 4) == J3D_INDEX_TYPE_NONE)))
-        bf_rule_report(v, &rule_1083, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(base)}, {.i = bf_load_u32be(base + 4)}});
-    static const bf_rule rule_1087 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
+    if (bf_rule_fails(v, &rule_1084, (bf_load_u32be(base) == J3D_SHAPE_ATTRIBUTE_LIST_END) == (bf_load_u32be(base + 4) == J3D_INDEX_TYPE_NONE)))
+        bf_rule_report(v, &rule_1084, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(base)}, {.i = bf_load_u32be(base + 4)}});
+    static const bf_rule rule_1088 = {BF_SEVERITY_ERROR, "index_type", "attribute 0x%x has index type %d",
         "Index Buffer Formats: \"Direct: 1 byte per value. Only used for data that is not stored within VTX1\"; texture matrices \"Uses the Direct type\"",
         "j3d.IndexAttribute.index_type_2"};
-    if (bf_rule_fails(v, &rule_1087, bf_load_u32be(base) == J3D_SHAPE_ATTRIBUTE_LIST_END
+    if (bf_rule_fails(v, &rule_1088, bf_load_u32be(base) == J3D_SHAPE_ATTRIBUTE_LIST_END
                       || (bf_load_u32be(base) <= J3D_SHAPE_ATTRIBUTE_TEXTURE7_MATRIX) == (bf_load_u32be(base + 4) == J3D_INDEX_TYPE_DIRECT)))
-        bf_rule_report(v, &rule_1087, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(base)}, {.i = bf_load_u32be(base + 4)}});
+        bf_rule_report(v, &rule_1088, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(base)}, {.i = bf_load_u32be(base + 4)}});
 }
 
 static void validate_MatrixGroup(bf_vctx *v, const j3d_MatrixGroup_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
-    static const bf_rule rule_1115 = {BF_SEVERITY_ERROR, "primitive_size", "primitive data of %d bytes at 0x%x is not padded to 32",
+    static const bf_rule rule_1116 = {BF_SEVERITY_ERROR, "primitive_size", "primitive data of %d bytes at 0x%x is not padded to 32",
         "Primitive Data: \"Each Matrix Group's primitive collection MUST be padded to the nearest 32. The game dies if you don't.\"",
         "j3d.MatrixGroup.primitive_size"};
-    if (bf_rule_fails(v, &rule_1115, bf_mod(c, bf_load_u32be(base), 32) == 0 && bf_mod(c, bf_load_u32be(base + 4), 32) == 0))
-        bf_rule_report(v, &rule_1115, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_load_u32be(base)}, {.i = bf_load_u32be(base + 4)}});
+    if (bf_rule_fails(v, &rule_1116, bf_mod(c, bf_load_u32be(base), 32) == 0 && bf_mod(c, bf_load_u32be(base + 4), 32) == 0))
+        bf_rule_report(v, &rule_1116, (int64_t)(s->_offset + 0), (const bf_rule_value[]){{.i = bf_load_u32be(base)}, {.i = bf_load_u32be(base + 4)}});
     if (s->has_primitives) {
         j3d_Primitive_view e;
         for (uint32_t i = 0; i < s->primitives_count; i++) {
@@ -994,104 +994,104 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1514 = {BF_SEVERITY_ERROR, "", "material %d uses material entry %d, but there are %d",
+    static const bf_rule rule_1543 = {BF_SEVERITY_ERROR, "", "material %d uses material entry %d, but there are %d",
         "MAT3 remap table (public layout): an index into the material entries", "j3d.Mat3.remap"};
     for (uint32_t i = 0; i < s->remap_count; i++) {
         if (bf_push(c, "remap", i)) {
-            if (bf_rule_fails(v, &rule_1514, (int64_t)(bf_load_u16be((c->data + s->remap_at + (size_t)i * 2))) < (int64_t)s->materials_count))
-                bf_rule_report(v, &rule_1514, s->remap_at + (uint64_t)i * 2,
+            if (bf_rule_fails(v, &rule_1543, (int64_t)(bf_load_u16be((c->data + s->remap_at + (size_t)i * 2))) < (int64_t)s->materials_count))
+                bf_rule_report(v, &rule_1543, s->remap_at + (uint64_t)i * 2,
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)(bf_load_u16be((c->data + s->remap_at + (size_t)i * 2)))},
                                {.i = (int64_t)s->materials_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1518 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d materials",
+    static const bf_rule rule_1547 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d materials",
         "MAT3 name table (public layout): a name per material", "j3d.Mat3.name_table_offset"};
     j3d_NameTable_view sub1 = j3d_Mat3_view_names(s);
-    if (bf_rule_fails(v, &rule_1518,
+    if (bf_rule_fails(v, &rule_1547,
                       bf_load_u32be(base + 12) == 0 || bf_load_u16be((s->has_names ? c->data + (&sub1)->_offset + 0 : bf_view_zeros)) == bf_load_u16be(base))) {
         j3d_NameTable_view sub2 = j3d_Mat3_view_names(s);
-        bf_rule_report(v, &rule_1518, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0
+        bf_rule_report(v, &rule_1547, (int64_t)(s->_offset + 12), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0
                        : bf_view_zeros))}, {.i = bf_load_u16be(base)}});
     }
-    static const bf_rule rule_1522 = {BF_SEVERITY_ERROR, "cull_mode_index", "material entry %d uses cull mode %d, but the table has %d",
+    static const bf_rule rule_1551 = {BF_SEVERITY_ERROR, "cull_mode_index", "material entry %d uses cull mode %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the cull mode table", "j3d.Mat3.cull_mode_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1522, bf_load_u32be(base + 20) == 0 || it[1] < (int64_t)s->cull_modes_count))
-                bf_rule_report(v, &rule_1522, (int64_t)(it + 1 - c->data),
+            if (bf_rule_fails(v, &rule_1551, bf_load_u32be(base + 20) == 0 || it[1] < (int64_t)s->cull_modes_count))
+                bf_rule_report(v, &rule_1551, (int64_t)(it + 1 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[1]}, {.i = (int64_t)s->cull_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1527 = {BF_SEVERITY_ERROR, "color_channel_count_index", "material entry %d uses color channel count %d, but the table has %d",
+    static const bf_rule rule_1556 = {BF_SEVERITY_ERROR, "color_channel_count_index", "material entry %d uses color channel count %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the color channel count table", "j3d.Mat3.color_channel_count_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1527, bf_load_u32be(base + 28) == 0 || it[2] < (int64_t)s->color_channel_counts_count))
-                bf_rule_report(v, &rule_1527, (int64_t)(it + 2 - c->data),
+            if (bf_rule_fails(v, &rule_1556, bf_load_u32be(base + 28) == 0 || it[2] < (int64_t)s->color_channel_counts_count))
+                bf_rule_report(v, &rule_1556, (int64_t)(it + 2 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[2]}, {.i = (int64_t)s->color_channel_counts_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1532 = {BF_SEVERITY_ERROR, "tex_gen_count_index", "material entry %d uses texture generator count %d, but the table has %d",
+    static const bf_rule rule_1561 = {BF_SEVERITY_ERROR, "tex_gen_count_index", "material entry %d uses texture generator count %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the texture generator count table", "j3d.Mat3.tex_gen_count_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1532, bf_load_u32be(base + 44) == 0 || it[3] < (int64_t)s->tex_gen_counts_count))
-                bf_rule_report(v, &rule_1532, (int64_t)(it + 3 - c->data),
+            if (bf_rule_fails(v, &rule_1561, bf_load_u32be(base + 44) == 0 || it[3] < (int64_t)s->tex_gen_counts_count))
+                bf_rule_report(v, &rule_1561, (int64_t)(it + 3 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[3]}, {.i = (int64_t)s->tex_gen_counts_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1537 = {BF_SEVERITY_ERROR, "tev_stage_count_index", "material entry %d uses TEV stage count %d, but the table has %d",
+    static const bf_rule rule_1566 = {BF_SEVERITY_ERROR, "tev_stage_count_index", "material entry %d uses TEV stage count %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the TEV stage count table", "j3d.Mat3.tev_stage_count_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1537, bf_load_u32be(base + 80) == 0 || it[4] < (int64_t)s->tev_stage_counts_count))
-                bf_rule_report(v, &rule_1537, (int64_t)(it + 4 - c->data),
+            if (bf_rule_fails(v, &rule_1566, bf_load_u32be(base + 80) == 0 || it[4] < (int64_t)s->tev_stage_counts_count))
+                bf_rule_report(v, &rule_1566, (int64_t)(it + 4 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[4]}, {.i = (int64_t)s->tev_stage_counts_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1542 = {BF_SEVERITY_ERROR, "z_compare_index", "material entry %d uses Z compare location %d, but the table has %d",
+    static const bf_rule rule_1571 = {BF_SEVERITY_ERROR, "z_compare_index", "material entry %d uses Z compare location %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the Z compare location table", "j3d.Mat3.z_compare_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1542, bf_load_u32be(base + 112) == 0 || it[5] < (int64_t)s->z_compares_count))
-                bf_rule_report(v, &rule_1542, (int64_t)(it + 5 - c->data),
+            if (bf_rule_fails(v, &rule_1571, bf_load_u32be(base + 112) == 0 || it[5] < (int64_t)s->z_compares_count))
+                bf_rule_report(v, &rule_1571, (int64_t)(it + 5 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[5]}, {.i = (int64_t)s->z_compares_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1547 = {BF_SEVERITY_ERROR, "z_mode_index", "material entry %d uses Z mode %d, but the table has %d",
+    static const bf_rule rule_1576 = {BF_SEVERITY_ERROR, "z_mode_index", "material entry %d uses Z mode %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the Z mode table", "j3d.Mat3.z_mode_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1547, bf_load_u32be(base + 108) == 0 || it[6] < (int64_t)s->z_modes_count))
-                bf_rule_report(v, &rule_1547, (int64_t)(it + 6 - c->data),
+            if (bf_rule_fails(v, &rule_1576, bf_load_u32be(base + 108) == 0 || it[6] < (int64_t)s->z_modes_count))
+                bf_rule_report(v, &rule_1576, (int64_t)(it + 6 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[6]}, {.i = (int64_t)s->z_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1552 = {BF_SEVERITY_ERROR, "dither_index", "material entry %d uses dither %d, but the table has %d",
+    static const bf_rule rule_1581 = {BF_SEVERITY_ERROR, "dither_index", "material entry %d uses dither %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the dither table", "j3d.Mat3.dither_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1552, bf_load_u32be(base + 116) == 0 || it[7] < (int64_t)s->dithers_count))
-                bf_rule_report(v, &rule_1552, (int64_t)(it + 7 - c->data),
+            if (bf_rule_fails(v, &rule_1581, bf_load_u32be(base + 116) == 0 || it[7] < (int64_t)s->dithers_count))
+                bf_rule_report(v, &rule_1581, (int64_t)(it + 7 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = it[7]}, {.i = (int64_t)s->dithers_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1557 = {BF_SEVERITY_ERROR, "material_color_indices",
+    static const bf_rule rule_1586 = {BF_SEVERITY_ERROR, "material_color_indices",
         "material entry %d uses a material color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the material color table, 0xFFFF for none", "j3d.Mat3.material_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1102,13 +1102,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it3 = it + 8 + (size_t)i3 * 2;
                 if (!(bf_load_u16be(it3) == 65535 || bf_load_u16be(it3) < (int64_t)s->material_colors_count)) { q3 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1557, bf_load_u32be(base + 24) == 0 || q3))
-                bf_rule_report(v, &rule_1557, (int64_t)(it + 8 - c->data),
+            if (bf_rule_fails(v, &rule_1586, bf_load_u32be(base + 24) == 0 || q3))
+                bf_rule_report(v, &rule_1586, (int64_t)(it + 8 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->material_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1562 = {BF_SEVERITY_ERROR, "color_channel_indices",
+    static const bf_rule rule_1591 = {BF_SEVERITY_ERROR, "color_channel_indices",
         "material entry %d uses a color channel outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the color channel table, 0xFFFF for none", "j3d.Mat3.color_channel_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1119,13 +1119,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it4 = it + 12 + (size_t)i4 * 2;
                 if (!(bf_load_u16be(it4) == 65535 || bf_load_u16be(it4) < (int64_t)s->color_channels_count)) { q4 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1562, bf_load_u32be(base + 32) == 0 || q4))
-                bf_rule_report(v, &rule_1562, (int64_t)(it + 12 - c->data),
+            if (bf_rule_fails(v, &rule_1591, bf_load_u32be(base + 32) == 0 || q4))
+                bf_rule_report(v, &rule_1591, (int64_t)(it + 12 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->color_channels_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1567 = {BF_SEVERITY_ERROR, "ambient_color_indices",
+    static const bf_rule rule_1596 = {BF_SEVERITY_ERROR, "ambient_color_indices",
         "material entry %d uses a ambient color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the ambient color table, 0xFFFF for none", "j3d.Mat3.ambient_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1136,13 +1136,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it5 = it + 20 + (size_t)i5 * 2;
                 if (!(bf_load_u16be(it5) == 65535 || bf_load_u16be(it5) < (int64_t)s->ambient_colors_count)) { q5 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1567, bf_load_u32be(base + 36) == 0 || q5))
-                bf_rule_report(v, &rule_1567, (int64_t)(it + 20 - c->data),
+            if (bf_rule_fails(v, &rule_1596, bf_load_u32be(base + 36) == 0 || q5))
+                bf_rule_report(v, &rule_1596, (int64_t)(it + 20 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->ambient_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1572 = {BF_SEVERITY_ERROR, "light_color_indices", "material entry %d uses a light color outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1601 = {BF_SEVERITY_ERROR, "light_color_indices", "material entry %d uses a light color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the light color table, 0xFFFF for none", "j3d.Mat3.light_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1152,12 +1152,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it6 = it + 24 + (size_t)i6 * 2;
                 if (!(bf_load_u16be(it6) == 65535 || bf_load_u16be(it6) < (int64_t)s->light_colors_count)) { q6 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1572, bf_load_u32be(base + 40) == 0 || q6))
-                bf_rule_report(v, &rule_1572, (int64_t)(it + 24 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->light_colors_count}});
+            if (bf_rule_fails(v, &rule_1601, bf_load_u32be(base + 40) == 0 || q6))
+                bf_rule_report(v, &rule_1601, (int64_t)(it + 24 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->light_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1577 = {BF_SEVERITY_ERROR, "tex_gen_indices", "material entry %d uses a texture generator outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1606 = {BF_SEVERITY_ERROR, "tex_gen_indices", "material entry %d uses a texture generator outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the texture generator table, 0xFFFF for none", "j3d.Mat3.tex_gen_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1167,12 +1167,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it7 = it + 40 + (size_t)i7 * 2;
                 if (!(bf_load_u16be(it7) == 65535 || bf_load_u16be(it7) < (int64_t)s->tex_gens_count)) { q7 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1577, bf_load_u32be(base + 48) == 0 || q7))
-                bf_rule_report(v, &rule_1577, (int64_t)(it + 40 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_gens_count}});
+            if (bf_rule_fails(v, &rule_1606, bf_load_u32be(base + 48) == 0 || q7))
+                bf_rule_report(v, &rule_1606, (int64_t)(it + 40 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_gens_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1582 = {BF_SEVERITY_ERROR, "post_tex_gen_indices",
+    static const bf_rule rule_1611 = {BF_SEVERITY_ERROR, "post_tex_gen_indices",
         "material entry %d uses a post-transform texture generator outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the post-transform texture generator table, 0xFFFF for none", "j3d.Mat3.post_tex_gen_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1183,12 +1183,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it8 = it + 56 + (size_t)i8 * 2;
                 if (!(bf_load_u16be(it8) == 65535 || bf_load_u16be(it8) < (int64_t)s->post_tex_gens_count)) { q8 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1582, bf_load_u32be(base + 52) == 0 || q8))
-                bf_rule_report(v, &rule_1582, (int64_t)(it + 56 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_gens_count}});
+            if (bf_rule_fails(v, &rule_1611, bf_load_u32be(base + 52) == 0 || q8))
+                bf_rule_report(v, &rule_1611, (int64_t)(it + 56 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_gens_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1587 = {BF_SEVERITY_ERROR, "tex_matrix_indices", "material entry %d uses a texture matrix outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1616 = {BF_SEVERITY_ERROR, "tex_matrix_indices", "material entry %d uses a texture matrix outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the texture matrix table, 0xFFFF for none", "j3d.Mat3.tex_matrix_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1198,12 +1198,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it9 = it + 72 + (size_t)i9 * 2;
                 if (!(bf_load_u16be(it9) == 65535 || bf_load_u16be(it9) < (int64_t)s->tex_matrices_count)) { q9 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1587, bf_load_u32be(base + 56) == 0 || q9))
-                bf_rule_report(v, &rule_1587, (int64_t)(it + 72 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_matrices_count}});
+            if (bf_rule_fails(v, &rule_1616, bf_load_u32be(base + 56) == 0 || q9))
+                bf_rule_report(v, &rule_1616, (int64_t)(it + 72 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tex_matrices_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1592 = {BF_SEVERITY_ERROR, "post_tex_matrix_indices",
+    static const bf_rule rule_1621 = {BF_SEVERITY_ERROR, "post_tex_matrix_indices",
         "material entry %d uses a post-transform texture matrix outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the post-transform texture matrix table, 0xFFFF for none", "j3d.Mat3.post_tex_matrix_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
@@ -1214,13 +1214,13 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it10 = it + 92 + (size_t)i10 * 2;
                 if (!(bf_load_u16be(it10) == 65535 || bf_load_u16be(it10) < (int64_t)s->post_tex_matrices_count)) { q10 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1592, bf_load_u32be(base + 60) == 0 || q10))
-                bf_rule_report(v, &rule_1592, (int64_t)(it + 92 - c->data),
+            if (bf_rule_fails(v, &rule_1621, bf_load_u32be(base + 60) == 0 || q10))
+                bf_rule_report(v, &rule_1621, (int64_t)(it + 92 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->post_tex_matrices_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1597 = {BF_SEVERITY_ERROR, "texture_indices", "material entry %d uses a texture outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1626 = {BF_SEVERITY_ERROR, "texture_indices", "material entry %d uses a texture outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the texture table, 0xFFFF for none", "j3d.Mat3.texture_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1230,12 +1230,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it11 = it + 132 + (size_t)i11 * 2;
                 if (!(bf_load_u16be(it11) == 65535 || bf_load_u16be(it11) < (int64_t)s->textures_count)) { q11 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1597, bf_load_u32be(base + 64) == 0 || q11))
-                bf_rule_report(v, &rule_1597, (int64_t)(it + 132 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->textures_count}});
+            if (bf_rule_fails(v, &rule_1626, bf_load_u32be(base + 64) == 0 || q11))
+                bf_rule_report(v, &rule_1626, (int64_t)(it + 132 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->textures_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1602 = {BF_SEVERITY_ERROR, "konst_color_indices", "material entry %d uses a constant color outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1631 = {BF_SEVERITY_ERROR, "konst_color_indices", "material entry %d uses a constant color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the constant color table, 0xFFFF for none", "j3d.Mat3.konst_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1245,12 +1245,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it12 = it + 148 + (size_t)i12 * 2;
                 if (!(bf_load_u16be(it12) == 65535 || bf_load_u16be(it12) < (int64_t)s->konst_colors_count)) { q12 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1602, bf_load_u32be(base + 76) == 0 || q12))
-                bf_rule_report(v, &rule_1602, (int64_t)(it + 148 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->konst_colors_count}});
+            if (bf_rule_fails(v, &rule_1631, bf_load_u32be(base + 76) == 0 || q12))
+                bf_rule_report(v, &rule_1631, (int64_t)(it + 148 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->konst_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1607 = {BF_SEVERITY_ERROR, "tev_order_indices", "material entry %d uses a TEV order outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1636 = {BF_SEVERITY_ERROR, "tev_order_indices", "material entry %d uses a TEV order outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the TEV order table, 0xFFFF for none", "j3d.Mat3.tev_order_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1260,12 +1260,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it13 = it + 188 + (size_t)i13 * 2;
                 if (!(bf_load_u16be(it13) == 65535 || bf_load_u16be(it13) < (int64_t)s->tev_orders_count)) { q13 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1607, bf_load_u32be(base + 68) == 0 || q13))
-                bf_rule_report(v, &rule_1607, (int64_t)(it + 188 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_orders_count}});
+            if (bf_rule_fails(v, &rule_1636, bf_load_u32be(base + 68) == 0 || q13))
+                bf_rule_report(v, &rule_1636, (int64_t)(it + 188 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_orders_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1612 = {BF_SEVERITY_ERROR, "tev_color_indices", "material entry %d uses a TEV color outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1641 = {BF_SEVERITY_ERROR, "tev_color_indices", "material entry %d uses a TEV color outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the TEV color table, 0xFFFF for none", "j3d.Mat3.tev_color_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1275,12 +1275,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it14 = it + 220 + (size_t)i14 * 2;
                 if (!(bf_load_u16be(it14) == 65535 || bf_load_u16be(it14) < (int64_t)s->tev_colors_count)) { q14 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1612, bf_load_u32be(base + 72) == 0 || q14))
-                bf_rule_report(v, &rule_1612, (int64_t)(it + 220 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_colors_count}});
+            if (bf_rule_fails(v, &rule_1641, bf_load_u32be(base + 72) == 0 || q14))
+                bf_rule_report(v, &rule_1641, (int64_t)(it + 220 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_colors_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1617 = {BF_SEVERITY_ERROR, "tev_stage_indices", "material entry %d uses a TEV stage outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1646 = {BF_SEVERITY_ERROR, "tev_stage_indices", "material entry %d uses a TEV stage outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the TEV stage table, 0xFFFF for none", "j3d.Mat3.tev_stage_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1290,12 +1290,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it15 = it + 228 + (size_t)i15 * 2;
                 if (!(bf_load_u16be(it15) == 65535 || bf_load_u16be(it15) < (int64_t)s->tev_stages_count)) { q15 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1617, bf_load_u32be(base + 84) == 0 || q15))
-                bf_rule_report(v, &rule_1617, (int64_t)(it + 228 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_stages_count}});
+            if (bf_rule_fails(v, &rule_1646, bf_load_u32be(base + 84) == 0 || q15))
+                bf_rule_report(v, &rule_1646, (int64_t)(it + 228 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->tev_stages_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1622 = {BF_SEVERITY_ERROR, "swap_mode_indices", "material entry %d uses a swap mode outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1651 = {BF_SEVERITY_ERROR, "swap_mode_indices", "material entry %d uses a swap mode outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the swap mode table, 0xFFFF for none", "j3d.Mat3.swap_mode_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1305,12 +1305,12 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it16 = it + 260 + (size_t)i16 * 2;
                 if (!(bf_load_u16be(it16) == 65535 || bf_load_u16be(it16) < (int64_t)s->swap_modes_count)) { q16 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1622, bf_load_u32be(base + 88) == 0 || q16))
-                bf_rule_report(v, &rule_1622, (int64_t)(it + 260 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_modes_count}});
+            if (bf_rule_fails(v, &rule_1651, bf_load_u32be(base + 88) == 0 || q16))
+                bf_rule_report(v, &rule_1651, (int64_t)(it + 260 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1627 = {BF_SEVERITY_ERROR, "swap_table_indices", "material entry %d uses a swap table outside the table's %d (0xFFFF: none)",
+    static const bf_rule rule_1656 = {BF_SEVERITY_ERROR, "swap_table_indices", "material entry %d uses a swap table outside the table's %d (0xFFFF: none)",
         "MAT3 material entry (public layout): indices into the swap table table, 0xFFFF for none", "j3d.Mat3.swap_table_indices"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
@@ -1320,55 +1320,55 @@ static void validate_Mat3(bf_vctx *v, const j3d_Mat3_view *s)
                 const uint8_t *it17 = it + 292 + (size_t)i17 * 2;
                 if (!(bf_load_u16be(it17) == 65535 || bf_load_u16be(it17) < (int64_t)s->swap_tables_count)) { q17 = 0; break; }
             }
-            if (bf_rule_fails(v, &rule_1627, bf_load_u32be(base + 92) == 0 || q17))
-                bf_rule_report(v, &rule_1627, (int64_t)(it + 292 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_tables_count}});
+            if (bf_rule_fails(v, &rule_1656, bf_load_u32be(base + 92) == 0 || q17))
+                bf_rule_report(v, &rule_1656, (int64_t)(it + 292 - c->data), (const bf_rule_value[]){{.i = (int64_t)i}, {.i = (int64_t)s->swap_tables_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1632 = {BF_SEVERITY_ERROR, "fog_index", "material entry %d uses fog %d, but the table has %d",
+    static const bf_rule rule_1661 = {BF_SEVERITY_ERROR, "fog_index", "material entry %d uses fog %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the fog table", "j3d.Mat3.fog_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1632,
+            if (bf_rule_fails(v, &rule_1661,
                               bf_load_u32be(base + 96) == 0 || bf_load_u16be(it + 324) == 65535 || bf_load_u16be(it + 324) < (int64_t)s->fogs_count))
-                bf_rule_report(v, &rule_1632, (int64_t)(it + 324 - c->data),
+                bf_rule_report(v, &rule_1661, (int64_t)(it + 324 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 324)}, {.i = (int64_t)s->fogs_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1637 = {BF_SEVERITY_ERROR, "alpha_compare_index", "material entry %d uses alpha compare %d, but the table has %d",
+    static const bf_rule rule_1666 = {BF_SEVERITY_ERROR, "alpha_compare_index", "material entry %d uses alpha compare %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the alpha compare table", "j3d.Mat3.alpha_compare_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1637,
+            if (bf_rule_fails(v, &rule_1666,
                               bf_load_u32be(base + 100) == 0 || bf_load_u16be(it + 326) == 65535 || bf_load_u16be(it + 326) < (int64_t)s->alpha_compares_count))
-                bf_rule_report(v, &rule_1637, (int64_t)(it + 326 - c->data),
+                bf_rule_report(v, &rule_1666, (int64_t)(it + 326 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 326)}, {.i = (int64_t)s->alpha_compares_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1642 = {BF_SEVERITY_ERROR, "blend_mode_index", "material entry %d uses blend mode %d, but the table has %d",
+    static const bf_rule rule_1671 = {BF_SEVERITY_ERROR, "blend_mode_index", "material entry %d uses blend mode %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the blend mode table", "j3d.Mat3.blend_mode_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1642,
+            if (bf_rule_fails(v, &rule_1671,
                               bf_load_u32be(base + 104) == 0 || bf_load_u16be(it + 328) == 65535 || bf_load_u16be(it + 328) < (int64_t)s->blend_modes_count))
-                bf_rule_report(v, &rule_1642, (int64_t)(it + 328 - c->data),
+                bf_rule_report(v, &rule_1671, (int64_t)(it + 328 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 328)}, {.i = (int64_t)s->blend_modes_count}});
             bf_pop(c);
         }
     }
-    static const bf_rule rule_1647 = {BF_SEVERITY_ERROR, "nbt_scale_index", "material entry %d uses NBT scale %d, but the table has %d",
+    static const bf_rule rule_1676 = {BF_SEVERITY_ERROR, "nbt_scale_index", "material entry %d uses NBT scale %d, but the table has %d",
         "MAT3 material entry (public layout): an index into the NBT scale table", "j3d.Mat3.nbt_scale_index"};
     for (uint32_t i = 0; i < s->materials_count; i++) {
         const uint8_t *it = c->data + s->materials_at + (size_t)i * 332;
         if (bf_push(c, "materials", i)) {
-            if (bf_rule_fails(v, &rule_1647,
+            if (bf_rule_fails(v, &rule_1676,
                               bf_load_u32be(base + 120) == 0 || bf_load_u16be(it + 330) == 65535 || bf_load_u16be(it + 330) < (int64_t)s->nbt_scales_count))
-                bf_rule_report(v, &rule_1647, (int64_t)(it + 330 - c->data),
+                bf_rule_report(v, &rule_1676, (int64_t)(it + 330 - c->data),
                                (const bf_rule_value[]){{.i = (int64_t)i}, {.i = bf_load_u16be(it + 330)}, {.i = (int64_t)s->nbt_scales_count}});
             bf_pop(c);
         }
@@ -1381,7 +1381,7 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3_view *s)
     const uint8_t *base = c->data + s->_offset;
     const j3d_File_view *R = c->root;
     rule_cache *VC = v->cache;
-    static const bf_rule rule_1956 = {BF_SEVERITY_ERROR, "material_count", "%d display lists, but MAT3 has %d materials",
+    static const bf_rule rule_1985 = {BF_SEVERITY_ERROR, "material_count", "%d display lists, but MAT3 has %d materials",
         "MDL3 (public layout): one display list per material of MAT3", "j3d.Mdl3.material_count"};
     int64_t q1 = 0;
     if (VC->set[0]) q1 = VC->i[0]; else
@@ -1397,8 +1397,8 @@ static void validate_Mdl3(bf_vctx *v, const j3d_Mdl3_view *s)
         VC->set[0] = 1;
         VC->i[0] = q1;
     }
-    if (bf_rule_fails(v, &rule_1956, q1 != 1 || bf_load_u16be(base) == j3d_File_view_m_mat3_material_count(c, R)))
-        bf_rule_report(v, &rule_1956, (int64_t)(s->_offset + 0),
+    if (bf_rule_fails(v, &rule_1985, q1 != 1 || bf_load_u16be(base) == j3d_File_view_m_mat3_material_count(c, R)))
+        bf_rule_report(v, &rule_1985, (int64_t)(s->_offset + 0),
                        (const bf_rule_value[]){{.i = bf_load_u16be(base)}, {.i = j3d_File_view_m_mat3_material_count(c, R)}});
     for (uint32_t i = 0; i < s->packets_count; i++) {
         j3d_Mdl3Packet_view e = j3d_Mdl3_view_packets_at(s, i);
@@ -1413,23 +1413,23 @@ static void validate_Mdl3Packet(bf_vctx *v, const j3d_Mdl3Packet_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
-    static const bf_rule rule_1974 = {BF_SEVERITY_ERROR, "size", "display list of %d bytes, not padded to 32",
+    static const bf_rule rule_2003 = {BF_SEVERITY_ERROR, "size", "display list of %d bytes, not padded to 32",
         "MDL3 display lists (public layout): GX display lists are padded to 32 bytes", "j3d.Mdl3Packet.size"};
-    if (bf_rule_fails(v, &rule_1974, bf_mod(c, bf_load_u32be(base + 4), 32) == 0))
-        bf_rule_report(v, &rule_1974, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(base + 4)}});
+    if (bf_rule_fails(v, &rule_2003, bf_mod(c, bf_load_u32be(base + 4), 32) == 0))
+        bf_rule_report(v, &rule_2003, (int64_t)(s->_offset + 4), (const bf_rule_value[]){{.i = bf_load_u32be(base + 4)}});
 }
 
 static void validate_Tex1(bf_vctx *v, const j3d_Tex1_view *s)
 {
     bf_ctx *c = &v->c;
     const uint8_t *base = c->data + s->_offset;
-    static const bf_rule rule_2060 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d textures", "TEX1: \"Name table offset\" (a name per texture)",
+    static const bf_rule rule_2089 = {BF_SEVERITY_ERROR, "name_table_offset", "%d names for %d textures", "TEX1: \"Name table offset\" (a name per texture)",
         "j3d.Tex1.name_table_offset"};
     j3d_NameTable_view sub1 = j3d_Tex1_view_names(s);
-    if (bf_rule_fails(v, &rule_2060,
+    if (bf_rule_fails(v, &rule_2089,
                       bf_load_u32be(base + 8) == 0 || bf_load_u16be((s->has_names ? c->data + (&sub1)->_offset + 0 : bf_view_zeros)) == bf_load_u16be(base))) {
         j3d_NameTable_view sub2 = j3d_Tex1_view_names(s);
-        bf_rule_report(v, &rule_2060, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0
+        bf_rule_report(v, &rule_2089, (int64_t)(s->_offset + 8), (const bf_rule_value[]){{.i = bf_load_u16be((s->has_names ? c->data + (&sub2)->_offset + 0
                        : bf_view_zeros))}, {.i = bf_load_u16be(base)}});
     }
     for (uint32_t i = 0; i < s->headers_count; i++) {

@@ -85,6 +85,10 @@ static int solve_NameEntry(bf_wctx *w, j3d_NameEntry *s, const char *name, int64
 static int solve_Shp1(bf_wctx *w, j3d_Shp1 *s, const char *name, int64_t index);
 static int solve_Shape(bf_wctx *w, j3d_Shape *s, const char *name, int64_t index);
 static int solve_IndexAttribute(bf_wctx *w, j3d_IndexAttribute *s, const char *name, int64_t index);
+static int solve_MatrixGroup(bf_wctx *w, j3d_MatrixGroup *s, const char *name, int64_t index);
+static int solve_Primitive(bf_wctx *w, j3d_Primitive *s, const char *name, int64_t index);
+static int solve_Vertex(bf_wctx *w, j3d_Vertex *s, const char *name, int64_t index);
+static int solve_VertexIndex(bf_wctx *w, j3d_VertexIndex *s, const char *name, int64_t index);
 static int solve_MatrixGroupData(bf_wctx *w, j3d_MatrixGroupData *s, const char *name, int64_t index);
 static int solve_MaterialList(bf_wctx *w, j3d_MaterialList *s, const char *name, int64_t index);
 static int solve_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index);
@@ -179,6 +183,10 @@ static int write_Section(bf_wctx *w, const j3d_Section *s, const char *name, int
     default:
         if (!bf_put_bytes(w, s->body.raw.ptr, s->body.raw.len, "body"))
             return 0;
+    }
+    if (w->built) {
+    if (!bf_wseek(w, s->body_tail.offset, "body"))
+        return 0;
     }
     if (!bf_put_tail(w, &s->body_tail, "body"))
         return 0;
@@ -2251,7 +2259,10 @@ static int place_NameEntry_name(bf_wctx *w, void *owner)
     if (!bf_place_at_end(w, 1, "name"))
         return 0;
     bf_set_unread_u64(&s->name_at, w->pos);
-    return bf_fail(&w->c, w->pos, "name", "the builder cannot place data at %s", "table_start + offset");
+    bf_fit_u16(w, &s->offset, bf_sub((int64_t)s->name_at, s->_p_table_start), 16, (uint64_t)s->_offset + 2, 0, "offset");
+    if (!bf_skip(w, (uint64_t)s->name.len + 1, "name"))
+        return 0;
+    return bf_place_pooled(w, (int64_t)s->name_at);
 }
 
 static int64_t base_Shp1_shapes(bf_wctx *w, void *owner)
@@ -2365,19 +2376,60 @@ static int place_Shape_attributes(bf_wctx *w, void *owner)
 static int place_Shape_groups(bf_wctx *w, void *owner)
 {
     j3d_Shape *s = owner;
+    bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "groups"))
         return 0;
     bf_set_unread_u64(&s->groups_at, w->pos);
-    return bf_fail(&w->c, w->pos, "groups", "the builder cannot place data at %s", "base + definitions + 8 * first_group_definition");
+    bf_fit_u16(w, &s->first_group_definition, bf_div(c, bf_sub((int64_t)s->groups_at, bf_add(s->_p_base, s->_p_definitions)), INT64_C(8)), 16,
+               (uint64_t)s->_offset + 8, 0, "first_group_definition");
+    for (uint32_t i = 0; i < s->groups_count; i++) {
+        bf_set_i64(w, &s->groups[i]._p_base, s->_p_base);
+        bf_set_i64(w, &s->groups[i]._p_primitive_data, s->_p_primitive_data);
+        bf_set_i64(w, &s->groups[i]._p_attribute_count, bf_sub((int64_t)s->attributes_count, 1));
+        bf_set_i64(w, &s->groups[i]._p_wide_mask, j3d_Shape_v__q2(c, s));
+        if (!solve_MatrixGroup(w, &s->groups[i], "groups", i))
+            return 0;
+    }
+    return bf_place_pooled(w, (int64_t)s->groups_at);
+}
+
+static int64_t base_MatrixGroup_primitives(bf_wctx *w, void *owner)
+{
+    j3d_MatrixGroup *s = owner;
+    (void)w;
+    return bf_add(s->_p_base, s->_p_primitive_data);
+}
+
+static int place_MatrixGroup_primitives(bf_wctx *w, void *owner)
+{
+    j3d_MatrixGroup *s = owner;
+    if (!bf_place_at_end(w, 1, "primitives"))
+        return 0;
+    bf_set_unread_u64(&s->primitives_at, w->pos);
+    bf_fit_u32(w, &s->primitive_offset, bf_sub((int64_t)s->primitives_at, bf_add(s->_p_base, s->_p_primitive_data)), 32, (uint64_t)s->_offset + 4, 0,
+               "primitive_offset");
+    s->primitives_tail.len = 0;
+    for (uint32_t i = 0; i < s->primitives_count; i++) {
+        bf_set_i64(w, &s->primitives[i]._p_attribute_count, s->_p_attribute_count);
+        bf_set_i64(w, &s->primitives[i]._p_wide_mask, s->_p_wide_mask);
+        if (!solve_Primitive(w, &s->primitives[i], "primitives", i))
+            return 0;
+    }
+    return bf_place_pooled(w, (int64_t)s->primitives_at);
 }
 
 static int place_MatrixGroupData_weights(bf_wctx *w, void *owner)
 {
     j3d_MatrixGroupData *s = owner;
+    bf_ctx *c = &w->c;
     if (!bf_place_at_end(w, 1, "weights"))
         return 0;
     bf_set_unread_u64(&s->weights_at, w->pos);
-    return bf_fail(&w->c, w->pos, "weights", "the builder cannot place data at %s", "base + weight_table + 2 * first_weight");
+    bf_fit_u32(w, &s->first_weight, bf_div(c, bf_sub((int64_t)s->weights_at, bf_add(s->_p_base, s->_p_weight_table)), INT64_C(2)), 32, (uint64_t)s->_offset + 4,
+               0, "first_weight");
+    if (!bf_skip(w, (uint64_t)s->weights_count * 2, "weights"))
+        return 0;
+    return bf_place_pooled(w, (int64_t)s->weights_at);
 }
 
 static int64_t base_Mat3_remap(bf_wctx *w, void *owner)
@@ -2428,14 +2480,18 @@ static int64_t base_Mat3_materials(bf_wctx *w, void *owner)
 static int place_Mat3_materials(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "materials"))
+    if (!bf_place_at_end(w, 4, "materials"))
         return 0;
     bf_set_unread_u64(&s->materials_at, w->pos);
     bf_fit_u32(w, &s->material_data_offset, bf_sub((int64_t)s->materials_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 4, 0,
                "material_data_offset");
-    s->materials_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->materials_count * 332, "materials"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->materials_tail, 4, fills, 2, "materials"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->materials_at);
 }
 
@@ -2449,14 +2505,18 @@ static int64_t base_Mat3_indirect(bf_wctx *w, void *owner)
 static int place_Mat3_indirect(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "indirect"))
+    if (!bf_place_at_end(w, 4, "indirect"))
         return 0;
     bf_set_unread_u64(&s->indirect_at, w->pos);
     bf_fit_u32(w, &s->indirect_offset, bf_sub((int64_t)s->indirect_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 16, 0, "indirect_offset");
-    s->indirect_tail.len = 0;
     for (uint32_t i = 0; i < s->indirect_count; i++)
         if (!solve_Indirect(w, &s->indirect[i], "indirect", i))
             return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->indirect_tail, 4, fills, 2, "indirect"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->indirect_at);
 }
 
@@ -2470,14 +2530,18 @@ static int64_t base_Mat3_cull_modes(bf_wctx *w, void *owner)
 static int place_Mat3_cull_modes(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "cull_modes"))
+    if (!bf_place_at_end(w, 4, "cull_modes"))
         return 0;
     bf_set_unread_u64(&s->cull_modes_at, w->pos);
     bf_fit_u32(w, &s->cull_mode_offset, bf_sub((int64_t)s->cull_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 20, 0,
                "cull_mode_offset");
-    s->cull_modes_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->cull_modes_count * 4, "cull_modes"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->cull_modes_tail, 4, fills, 2, "cull_modes"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->cull_modes_at);
 }
 
@@ -2491,14 +2555,18 @@ static int64_t base_Mat3_material_colors(bf_wctx *w, void *owner)
 static int place_Mat3_material_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "material_colors"))
+    if (!bf_place_at_end(w, 4, "material_colors"))
         return 0;
     bf_set_unread_u64(&s->material_colors_at, w->pos);
     bf_fit_u32(w, &s->material_color_offset, bf_sub((int64_t)s->material_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 24, 0,
                "material_color_offset");
-    s->material_colors_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->material_colors_count * 4, "material_colors"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->material_colors_tail, 4, fills, 2, "material_colors"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->material_colors_at);
 }
 
@@ -2512,14 +2580,18 @@ static int64_t base_Mat3_color_channel_counts(bf_wctx *w, void *owner)
 static int place_Mat3_color_channel_counts(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "color_channel_counts"))
+    if (!bf_place_at_end(w, 4, "color_channel_counts"))
         return 0;
     bf_set_unread_u64(&s->color_channel_counts_at, w->pos);
     bf_fit_u32(w, &s->color_channel_count_offset, bf_sub((int64_t)s->color_channel_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 28, 0,
                "color_channel_count_offset");
-    s->color_channel_counts_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->color_channel_counts_count * 1, "color_channel_counts"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->color_channel_counts_tail, 4, fills, 2, "color_channel_counts"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->color_channel_counts_at);
 }
 
@@ -2533,14 +2605,18 @@ static int64_t base_Mat3_color_channels(bf_wctx *w, void *owner)
 static int place_Mat3_color_channels(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "color_channels"))
+    if (!bf_place_at_end(w, 4, "color_channels"))
         return 0;
     bf_set_unread_u64(&s->color_channels_at, w->pos);
     bf_fit_u32(w, &s->color_channel_offset, bf_sub((int64_t)s->color_channels_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 32, 0,
                "color_channel_offset");
-    s->color_channels_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->color_channels_count * 8, "color_channels"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->color_channels_tail, 4, fills, 2, "color_channels"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->color_channels_at);
 }
 
@@ -2554,14 +2630,18 @@ static int64_t base_Mat3_ambient_colors(bf_wctx *w, void *owner)
 static int place_Mat3_ambient_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "ambient_colors"))
+    if (!bf_place_at_end(w, 4, "ambient_colors"))
         return 0;
     bf_set_unread_u64(&s->ambient_colors_at, w->pos);
     bf_fit_u32(w, &s->ambient_color_offset, bf_sub((int64_t)s->ambient_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 36, 0,
                "ambient_color_offset");
-    s->ambient_colors_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->ambient_colors_count * 4, "ambient_colors"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->ambient_colors_tail, 4, fills, 2, "ambient_colors"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->ambient_colors_at);
 }
 
@@ -2575,14 +2655,18 @@ static int64_t base_Mat3_light_colors(bf_wctx *w, void *owner)
 static int place_Mat3_light_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "light_colors"))
+    if (!bf_place_at_end(w, 4, "light_colors"))
         return 0;
     bf_set_unread_u64(&s->light_colors_at, w->pos);
     bf_fit_u32(w, &s->light_color_offset, bf_sub((int64_t)s->light_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 40, 0,
                "light_color_offset");
-    s->light_colors_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->light_colors_count * 4, "light_colors"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->light_colors_tail, 4, fills, 2, "light_colors"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->light_colors_at);
 }
 
@@ -2596,14 +2680,18 @@ static int64_t base_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
 static int place_Mat3_tex_gen_counts(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "tex_gen_counts"))
+    if (!bf_place_at_end(w, 4, "tex_gen_counts"))
         return 0;
     bf_set_unread_u64(&s->tex_gen_counts_at, w->pos);
     bf_fit_u32(w, &s->tex_gen_count_offset, bf_sub((int64_t)s->tex_gen_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 44, 0,
                "tex_gen_count_offset");
-    s->tex_gen_counts_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->tex_gen_counts_count * 1, "tex_gen_counts"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->tex_gen_counts_tail, 4, fills, 2, "tex_gen_counts"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->tex_gen_counts_at);
 }
 
@@ -2617,13 +2705,17 @@ static int64_t base_Mat3_tex_gens(bf_wctx *w, void *owner)
 static int place_Mat3_tex_gens(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "tex_gens"))
+    if (!bf_place_at_end(w, 4, "tex_gens"))
         return 0;
     bf_set_unread_u64(&s->tex_gens_at, w->pos);
     bf_fit_u32(w, &s->tex_gen_offset, bf_sub((int64_t)s->tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 48, 0, "tex_gen_offset");
-    s->tex_gens_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->tex_gens_count * 4, "tex_gens"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->tex_gens_tail, 4, fills, 2, "tex_gens"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->tex_gens_at);
 }
 
@@ -2637,14 +2729,18 @@ static int64_t base_Mat3_post_tex_gens(bf_wctx *w, void *owner)
 static int place_Mat3_post_tex_gens(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "post_tex_gens"))
+    if (!bf_place_at_end(w, 4, "post_tex_gens"))
         return 0;
     bf_set_unread_u64(&s->post_tex_gens_at, w->pos);
     bf_fit_u32(w, &s->post_tex_gen_offset, bf_sub((int64_t)s->post_tex_gens_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 52, 0,
                "post_tex_gen_offset");
-    s->post_tex_gens_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->post_tex_gens_count * 4, "post_tex_gens"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->post_tex_gens_tail, 4, fills, 2, "post_tex_gens"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->post_tex_gens_at);
 }
 
@@ -2658,15 +2754,19 @@ static int64_t base_Mat3_tex_matrices(bf_wctx *w, void *owner)
 static int place_Mat3_tex_matrices(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "tex_matrices"))
+    if (!bf_place_at_end(w, 4, "tex_matrices"))
         return 0;
     bf_set_unread_u64(&s->tex_matrices_at, w->pos);
     bf_fit_u32(w, &s->tex_matrix_offset, bf_sub((int64_t)s->tex_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 56, 0,
                "tex_matrix_offset");
-    s->tex_matrices_tail.len = 0;
     for (uint32_t i = 0; i < s->tex_matrices_count; i++)
         if (!solve_TexMatrix(w, &s->tex_matrices[i], "tex_matrices", i))
             return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->tex_matrices_tail, 4, fills, 2, "tex_matrices"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->tex_matrices_at);
 }
 
@@ -2680,15 +2780,19 @@ static int64_t base_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
 static int place_Mat3_post_tex_matrices(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "post_tex_matrices"))
+    if (!bf_place_at_end(w, 4, "post_tex_matrices"))
         return 0;
     bf_set_unread_u64(&s->post_tex_matrices_at, w->pos);
     bf_fit_u32(w, &s->post_tex_matrix_offset, bf_sub((int64_t)s->post_tex_matrices_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 60, 0,
                "post_tex_matrix_offset");
-    s->post_tex_matrices_tail.len = 0;
     for (uint32_t i = 0; i < s->post_tex_matrices_count; i++)
         if (!solve_TexMatrix(w, &s->post_tex_matrices[i], "post_tex_matrices", i))
             return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->post_tex_matrices_tail, 4, fills, 2, "post_tex_matrices"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->post_tex_matrices_at);
 }
 
@@ -2702,14 +2806,18 @@ static int64_t base_Mat3_textures(bf_wctx *w, void *owner)
 static int place_Mat3_textures(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "textures"))
+    if (!bf_place_at_end(w, 4, "textures"))
         return 0;
     bf_set_unread_u64(&s->textures_at, w->pos);
     bf_fit_u32(w, &s->texture_remap_offset, bf_sub((int64_t)s->textures_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 64, 0,
                "texture_remap_offset");
-    s->textures_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->textures_count * 2, "textures"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->textures_tail, 4, fills, 2, "textures"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->textures_at);
 }
 
@@ -2723,14 +2831,18 @@ static int64_t base_Mat3_tev_orders(bf_wctx *w, void *owner)
 static int place_Mat3_tev_orders(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "tev_orders"))
+    if (!bf_place_at_end(w, 4, "tev_orders"))
         return 0;
     bf_set_unread_u64(&s->tev_orders_at, w->pos);
     bf_fit_u32(w, &s->tev_order_offset, bf_sub((int64_t)s->tev_orders_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 68, 0,
                "tev_order_offset");
-    s->tev_orders_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->tev_orders_count * 4, "tev_orders"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->tev_orders_tail, 4, fills, 2, "tev_orders"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->tev_orders_at);
 }
 
@@ -2744,14 +2856,18 @@ static int64_t base_Mat3_tev_colors(bf_wctx *w, void *owner)
 static int place_Mat3_tev_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "tev_colors"))
+    if (!bf_place_at_end(w, 4, "tev_colors"))
         return 0;
     bf_set_unread_u64(&s->tev_colors_at, w->pos);
     bf_fit_u32(w, &s->tev_color_offset, bf_sub((int64_t)s->tev_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 72, 0,
                "tev_color_offset");
-    s->tev_colors_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->tev_colors_count * 8, "tev_colors"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->tev_colors_tail, 4, fills, 2, "tev_colors"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->tev_colors_at);
 }
 
@@ -2765,14 +2881,18 @@ static int64_t base_Mat3_konst_colors(bf_wctx *w, void *owner)
 static int place_Mat3_konst_colors(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "konst_colors"))
+    if (!bf_place_at_end(w, 4, "konst_colors"))
         return 0;
     bf_set_unread_u64(&s->konst_colors_at, w->pos);
     bf_fit_u32(w, &s->konst_color_offset, bf_sub((int64_t)s->konst_colors_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 76, 0,
                "konst_color_offset");
-    s->konst_colors_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->konst_colors_count * 4, "konst_colors"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->konst_colors_tail, 4, fills, 2, "konst_colors"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->konst_colors_at);
 }
 
@@ -2786,14 +2906,18 @@ static int64_t base_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
 static int place_Mat3_tev_stage_counts(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "tev_stage_counts"))
+    if (!bf_place_at_end(w, 4, "tev_stage_counts"))
         return 0;
     bf_set_unread_u64(&s->tev_stage_counts_at, w->pos);
     bf_fit_u32(w, &s->tev_stage_count_offset, bf_sub((int64_t)s->tev_stage_counts_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 80, 0,
                "tev_stage_count_offset");
-    s->tev_stage_counts_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->tev_stage_counts_count * 1, "tev_stage_counts"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->tev_stage_counts_tail, 4, fills, 2, "tev_stage_counts"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->tev_stage_counts_at);
 }
 
@@ -2807,14 +2931,18 @@ static int64_t base_Mat3_tev_stages(bf_wctx *w, void *owner)
 static int place_Mat3_tev_stages(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "tev_stages"))
+    if (!bf_place_at_end(w, 4, "tev_stages"))
         return 0;
     bf_set_unread_u64(&s->tev_stages_at, w->pos);
     bf_fit_u32(w, &s->tev_stage_offset, bf_sub((int64_t)s->tev_stages_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 84, 0,
                "tev_stage_offset");
-    s->tev_stages_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->tev_stages_count * 20, "tev_stages"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->tev_stages_tail, 4, fills, 2, "tev_stages"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->tev_stages_at);
 }
 
@@ -2828,14 +2956,18 @@ static int64_t base_Mat3_swap_modes(bf_wctx *w, void *owner)
 static int place_Mat3_swap_modes(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "swap_modes"))
+    if (!bf_place_at_end(w, 4, "swap_modes"))
         return 0;
     bf_set_unread_u64(&s->swap_modes_at, w->pos);
     bf_fit_u32(w, &s->swap_mode_offset, bf_sub((int64_t)s->swap_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 88, 0,
                "swap_mode_offset");
-    s->swap_modes_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->swap_modes_count * 4, "swap_modes"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->swap_modes_tail, 4, fills, 2, "swap_modes"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->swap_modes_at);
 }
 
@@ -2849,14 +2981,18 @@ static int64_t base_Mat3_swap_tables(bf_wctx *w, void *owner)
 static int place_Mat3_swap_tables(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "swap_tables"))
+    if (!bf_place_at_end(w, 4, "swap_tables"))
         return 0;
     bf_set_unread_u64(&s->swap_tables_at, w->pos);
     bf_fit_u32(w, &s->swap_table_offset, bf_sub((int64_t)s->swap_tables_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 92, 0,
                "swap_table_offset");
-    s->swap_tables_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->swap_tables_count * 4, "swap_tables"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->swap_tables_tail, 4, fills, 2, "swap_tables"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->swap_tables_at);
 }
 
@@ -2870,13 +3006,17 @@ static int64_t base_Mat3_fogs(bf_wctx *w, void *owner)
 static int place_Mat3_fogs(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "fogs"))
+    if (!bf_place_at_end(w, 4, "fogs"))
         return 0;
     bf_set_unread_u64(&s->fogs_at, w->pos);
     bf_fit_u32(w, &s->fog_offset, bf_sub((int64_t)s->fogs_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 96, 0, "fog_offset");
-    s->fogs_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->fogs_count * 44, "fogs"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->fogs_tail, 4, fills, 2, "fogs"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->fogs_at);
 }
 
@@ -2890,14 +3030,18 @@ static int64_t base_Mat3_alpha_compares(bf_wctx *w, void *owner)
 static int place_Mat3_alpha_compares(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "alpha_compares"))
+    if (!bf_place_at_end(w, 4, "alpha_compares"))
         return 0;
     bf_set_unread_u64(&s->alpha_compares_at, w->pos);
     bf_fit_u32(w, &s->alpha_compare_offset, bf_sub((int64_t)s->alpha_compares_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 100, 0,
                "alpha_compare_offset");
-    s->alpha_compares_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->alpha_compares_count * 8, "alpha_compares"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->alpha_compares_tail, 4, fills, 2, "alpha_compares"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->alpha_compares_at);
 }
 
@@ -2911,14 +3055,18 @@ static int64_t base_Mat3_blend_modes(bf_wctx *w, void *owner)
 static int place_Mat3_blend_modes(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "blend_modes"))
+    if (!bf_place_at_end(w, 4, "blend_modes"))
         return 0;
     bf_set_unread_u64(&s->blend_modes_at, w->pos);
     bf_fit_u32(w, &s->blend_mode_offset, bf_sub((int64_t)s->blend_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 104, 0,
                "blend_mode_offset");
-    s->blend_modes_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->blend_modes_count * 4, "blend_modes"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->blend_modes_tail, 4, fills, 2, "blend_modes"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->blend_modes_at);
 }
 
@@ -2932,13 +3080,17 @@ static int64_t base_Mat3_z_modes(bf_wctx *w, void *owner)
 static int place_Mat3_z_modes(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "z_modes"))
+    if (!bf_place_at_end(w, 4, "z_modes"))
         return 0;
     bf_set_unread_u64(&s->z_modes_at, w->pos);
     bf_fit_u32(w, &s->z_mode_offset, bf_sub((int64_t)s->z_modes_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 108, 0, "z_mode_offset");
-    s->z_modes_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->z_modes_count * 4, "z_modes"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->z_modes_tail, 4, fills, 2, "z_modes"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->z_modes_at);
 }
 
@@ -2952,14 +3104,18 @@ static int64_t base_Mat3_z_compares(bf_wctx *w, void *owner)
 static int place_Mat3_z_compares(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "z_compares"))
+    if (!bf_place_at_end(w, 4, "z_compares"))
         return 0;
     bf_set_unread_u64(&s->z_compares_at, w->pos);
     bf_fit_u32(w, &s->z_compare_offset, bf_sub((int64_t)s->z_compares_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 112, 0,
                "z_compare_offset");
-    s->z_compares_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->z_compares_count * 1, "z_compares"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->z_compares_tail, 4, fills, 2, "z_compares"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->z_compares_at);
 }
 
@@ -2973,13 +3129,17 @@ static int64_t base_Mat3_dithers(bf_wctx *w, void *owner)
 static int place_Mat3_dithers(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "dithers"))
+    if (!bf_place_at_end(w, 4, "dithers"))
         return 0;
     bf_set_unread_u64(&s->dithers_at, w->pos);
     bf_fit_u32(w, &s->dither_offset, bf_sub((int64_t)s->dithers_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 116, 0, "dither_offset");
-    s->dithers_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->dithers_count * 1, "dithers"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->dithers_tail, 4, fills, 2, "dithers"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->dithers_at);
 }
 
@@ -2993,14 +3153,18 @@ static int64_t base_Mat3_nbt_scales(bf_wctx *w, void *owner)
 static int place_Mat3_nbt_scales(bf_wctx *w, void *owner)
 {
     j3d_Mat3 *s = owner;
-    if (!bf_place_at_end(w, 1, "nbt_scales"))
+    if (!bf_place_at_end(w, 4, "nbt_scales"))
         return 0;
     bf_set_unread_u64(&s->nbt_scales_at, w->pos);
     bf_fit_u32(w, &s->nbt_scale_offset, bf_sub((int64_t)s->nbt_scales_at, bf_sub((int64_t)s->_offset, 8)), 32, (uint64_t)s->_offset + 120, 0,
                "nbt_scale_offset");
-    s->nbt_scales_tail.len = 0;
     if (!bf_skip(w, (uint64_t)s->nbt_scales_count * 16, "nbt_scales"))
         return 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignme", 31}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->nbt_scales_tail, 4, fills, 2, "nbt_scales"))
+            return 0;
+    }
     return bf_place_pooled(w, (int64_t)s->nbt_scales_at);
 }
 
@@ -3228,11 +3392,19 @@ static int place_BtiHeader_images(bf_wctx *w, void *owner)
 
 static int solve_File(bf_wctx *w, j3d_File *s, const char *name, int64_t index)
 {
+    bf_ctx *c = &w->c;
     if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
         return 0;
     bf_fit_u32(w, &s->section_count, (int64_t)s->sections_count, 32, (uint64_t)s->_offset + 12, 0, "section_count");
     s->magic = (bf_str){"J3D2", 4, 0};
-    if (!bf_skip(w, 16, "magic"))
+    if (!bf_skip(w, 8, "magic"))
+        return 0;
+    {
+        size_t seen = w->changes; /* nothing reads file_size */
+        bf_fit_u32(w, &s->file_size, (int64_t)c->size, 32, (uint64_t)s->_offset + 8, 0, "file_size");
+        w->changes = seen;
+    }
+    if (!bf_skip(w, 8, "file_size"))
         return 0;
     if (!solve_SubversionHeader(w, &s->subversion, "subversion", -1))
         return 0;
@@ -3313,7 +3485,11 @@ static int solve_Section(bf_wctx *w, j3d_Section *s, const char *name, int64_t i
         if (!bf_skip(w, s->body.raw.len, "body"))
             return 0;
     }
-    s->body_tail.len = 0;
+    {
+        static const bf_fill fills[] = {{"This is padding data to alignment.", 34}, {"Model made with SuperBMD by Gamma.", 34}};
+        if (!bf_size_fill(w, &s->body_tail, 32, fills, 2, "body"))
+            return 0;
+    }
     bf_fit_u32(w, &s->size, bf_add((int64_t)(w->pos - region_body), INT64_C(8)), 32, (uint64_t)s->_offset + 4, 0, "size");
     return bf_end(w, name);
 }
@@ -3325,6 +3501,8 @@ static int solve_Inf1(bf_wctx *w, j3d_Inf1 *s, const char *name, int64_t index)
     if (!bf_skip(w, 16, "flags"))
         return 0;
     if (!bf_enqueue_pooled(w, place_Inf1_nodes, base_Inf1_nodes, s, 0))
+        return 0;
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
         return 0;
     return bf_end(w, name);
 }
@@ -3349,55 +3527,83 @@ static int solve_Vtx1(bf_wctx *w, j3d_Vtx1 *s, const char *name, int64_t index)
     if (s->has_position) {
         if (!bf_enqueue_pooled(w, place_Vtx1_position, base_Vtx1_position, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->position_offset, 0, 32, (uint64_t)s->_offset + 4, 0, "position_offset");
     }
     if (s->has_normal) {
         if (!bf_enqueue_pooled(w, place_Vtx1_normal, base_Vtx1_normal, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->normal_offset, 0, 32, (uint64_t)s->_offset + 8, 0, "normal_offset");
     }
     if (s->has_tangent) {
         if (!bf_enqueue_pooled(w, place_Vtx1_tangent, base_Vtx1_tangent, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->tangent_offset, 0, 32, (uint64_t)s->_offset + 12, 0, "tangent_offset");
     }
     if (s->has_color0) {
         if (!bf_enqueue_pooled(w, place_Vtx1_color0, base_Vtx1_color0, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->color0_offset, 0, 32, (uint64_t)s->_offset + 16, 0, "color0_offset");
     }
     if (s->has_color1) {
         if (!bf_enqueue_pooled(w, place_Vtx1_color1, base_Vtx1_color1, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->color1_offset, 0, 32, (uint64_t)s->_offset + 20, 0, "color1_offset");
     }
     if (s->has_texcoord0) {
         if (!bf_enqueue_pooled(w, place_Vtx1_texcoord0, base_Vtx1_texcoord0, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->texcoord0_offset, 0, 32, (uint64_t)s->_offset + 24, 0, "texcoord0_offset");
     }
     if (s->has_texcoord1) {
         if (!bf_enqueue_pooled(w, place_Vtx1_texcoord1, base_Vtx1_texcoord1, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->texcoord1_offset, 0, 32, (uint64_t)s->_offset + 28, 0, "texcoord1_offset");
     }
     if (s->has_texcoord2) {
         if (!bf_enqueue_pooled(w, place_Vtx1_texcoord2, base_Vtx1_texcoord2, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->texcoord2_offset, 0, 32, (uint64_t)s->_offset + 32, 0, "texcoord2_offset");
     }
     if (s->has_texcoord3) {
         if (!bf_enqueue_pooled(w, place_Vtx1_texcoord3, base_Vtx1_texcoord3, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->texcoord3_offset, 0, 32, (uint64_t)s->_offset + 36, 0, "texcoord3_offset");
     }
     if (s->has_texcoord4) {
         if (!bf_enqueue_pooled(w, place_Vtx1_texcoord4, base_Vtx1_texcoord4, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->texcoord4_offset, 0, 32, (uint64_t)s->_offset + 40, 0, "texcoord4_offset");
     }
     if (s->has_texcoord5) {
         if (!bf_enqueue_pooled(w, place_Vtx1_texcoord5, base_Vtx1_texcoord5, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->texcoord5_offset, 0, 32, (uint64_t)s->_offset + 44, 0, "texcoord5_offset");
     }
     if (s->has_texcoord6) {
         if (!bf_enqueue_pooled(w, place_Vtx1_texcoord6, base_Vtx1_texcoord6, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->texcoord6_offset, 0, 32, (uint64_t)s->_offset + 48, 0, "texcoord6_offset");
     }
     if (s->has_texcoord7) {
         if (!bf_enqueue_pooled(w, place_Vtx1_texcoord7, base_Vtx1_texcoord7, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->texcoord7_offset, 0, 32, (uint64_t)s->_offset + 52, 0, "texcoord7_offset");
     }
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -3490,7 +3696,11 @@ static int solve_Evp1(bf_wctx *w, j3d_Evp1 *s, const char *name, int64_t index)
     if (s->has_inverse_bind_matrices) {
         if (!bf_enqueue_pooled(w, place_Evp1_inverse_bind_matrices, base_Evp1_inverse_bind_matrices, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->matrix_table_offset, 0, 32, (uint64_t)s->_offset + 16, 0, "matrix_table_offset");
     }
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -3523,6 +3733,8 @@ static int solve_Drw1(bf_wctx *w, j3d_Drw1 *s, const char *name, int64_t index)
         return 0;
     if (!bf_enqueue_pooled(w, place_Drw1_ids, base_Drw1_ids, s, 0))
         return 0;
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -3540,7 +3752,11 @@ static int solve_Jnt1(bf_wctx *w, j3d_Jnt1 *s, const char *name, int64_t index)
     if (s->has_names) {
         if (!bf_enqueue_pooled(w, place_Jnt1_names, base_Jnt1_names, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->name_table_offset, 0, 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
     }
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -3595,8 +3811,12 @@ static int solve_Shp1(bf_wctx *w, j3d_Shp1 *s, const char *name, int64_t index)
     if (s->has_names) {
         if (!bf_enqueue_pooled(w, place_Shp1_names, base_Shp1_names, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->name_table_offset, 0, 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
     }
     if (!bf_enqueue_pooled(w, place_Shp1_group_data, base_Shp1_group_data, s, 0))
+        return 0;
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
         return 0;
     return bf_end(w, name);
 }
@@ -3621,6 +3841,75 @@ static int solve_IndexAttribute(bf_wctx *w, j3d_IndexAttribute *s, const char *n
         return 0;
     if (!bf_skip(w, 8, "attr"))
         return 0;
+    return bf_end(w, name);
+}
+
+static int solve_MatrixGroup(bf_wctx *w, j3d_MatrixGroup *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (!bf_skip(w, 8, "primitive_size"))
+        return 0;
+    if (s->primitives_count > 0)
+        s->has_primitives = 1;
+    if (s->has_primitives) {
+        if (!bf_enqueue_pooled(w, place_MatrixGroup_primitives, base_MatrixGroup_primitives, s, 0))
+            return 0;
+    }
+    return bf_end(w, name);
+}
+
+static int solve_Primitive(bf_wctx *w, j3d_Primitive *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (s->has_vertices)
+        bf_fit_u16(w, &s->vertex_count, (int64_t)s->vertices_count, 16, (uint64_t)s->_offset + 1, 0, "vertex_count");
+    if (!bf_skip(w, 1, "type"))
+        return 0;
+    if (s->has_vertex_count) {
+    if (!bf_skip(w, 2, "vertex_count"))
+        return 0;
+    }
+    if (s->vertices_count > 0)
+        s->has_vertices = 1;
+    if (s->has_vertices) {
+        bf_set_unread_u64(&s->vertices_at, w->pos);
+        for (uint32_t i = 0; i < s->vertices_count; i++) {
+            bf_set_i64(w, &s->vertices[i]._p_attribute_count, s->_p_attribute_count);
+            bf_set_i64(w, &s->vertices[i]._p_wide_mask, s->_p_wide_mask);
+            if (!solve_Vertex(w, &s->vertices[i], "vertices", i))
+                return 0;
+        }
+    }
+    return bf_end(w, name);
+}
+
+static int solve_Vertex(bf_wctx *w, j3d_Vertex *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    for (uint32_t i = 0; i < s->indices_count; i++) {
+        bf_set_i64(w, &s->indices[i]._p_wide, bf_shr(s->_p_wide_mask, (int64_t)i) & 1);
+        if (!solve_VertexIndex(w, &s->indices[i], "indices", i))
+            return 0;
+    }
+    return bf_end(w, name);
+}
+
+static int solve_VertexIndex(bf_wctx *w, j3d_VertexIndex *s, const char *name, int64_t index)
+{
+    if (!bf_place_begin(w, &s->_offset, &s->_index, name, index))
+        return 0;
+    if (s->has_index8) {
+    if (!bf_skip(w, 1, "index8"))
+        return 0;
+    }
+    if (s->has_index16) {
+        bf_set_unread_u64(&s->index16_at, w->pos);
+    if (!bf_skip(w, 2, "index16"))
+        return 0;
+    }
     return bf_end(w, name);
 }
 
@@ -3654,180 +3943,240 @@ static int solve_Mat3(bf_wctx *w, j3d_Mat3 *s, const char *name, int64_t index)
     bf_fit_u16(w, &s->material_count, (int64_t)s->remap_count, 16, (uint64_t)s->_offset, 0, "material_count");
     if (!bf_skip(w, 124, "material_count"))
         return 0;
-    if (!bf_enqueue_pooled(w, place_Mat3_remap, base_Mat3_remap, s, 0))
-        return 0;
-    if (s->has_names) {
-        if (!bf_enqueue_pooled(w, place_Mat3_names, base_Mat3_names, s, 0))
-            return 0;
-    }
     if (s->materials_count > 0)
         s->has_materials = 1;
     if (s->has_materials) {
         if (!bf_enqueue_pooled(w, place_Mat3_materials, base_Mat3_materials, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->material_data_offset, 0, 32, (uint64_t)s->_offset + 4, 0, "material_data_offset");
+    }
+    if (!bf_enqueue_pooled(w, place_Mat3_remap, base_Mat3_remap, s, 0))
+        return 0;
+    if (s->has_names) {
+        if (!bf_enqueue_pooled(w, place_Mat3_names, base_Mat3_names, s, 0))
+            return 0;
+    } else {
+        bf_fit_u32(w, &s->name_table_offset, 0, 32, (uint64_t)s->_offset + 12, 0, "name_table_offset");
     }
     if (s->indirect_count > 0)
         s->has_indirect = 1;
     if (s->has_indirect) {
         if (!bf_enqueue_pooled(w, place_Mat3_indirect, base_Mat3_indirect, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->indirect_offset, 0, 32, (uint64_t)s->_offset + 16, 0, "indirect_offset");
     }
     if (s->cull_modes_count > 0)
         s->has_cull_modes = 1;
     if (s->has_cull_modes) {
         if (!bf_enqueue_pooled(w, place_Mat3_cull_modes, base_Mat3_cull_modes, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->cull_mode_offset, 0, 32, (uint64_t)s->_offset + 20, 0, "cull_mode_offset");
     }
     if (s->material_colors_count > 0)
         s->has_material_colors = 1;
     if (s->has_material_colors) {
         if (!bf_enqueue_pooled(w, place_Mat3_material_colors, base_Mat3_material_colors, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->material_color_offset, 0, 32, (uint64_t)s->_offset + 24, 0, "material_color_offset");
     }
     if (s->color_channel_counts_count > 0)
         s->has_color_channel_counts = 1;
     if (s->has_color_channel_counts) {
         if (!bf_enqueue_pooled(w, place_Mat3_color_channel_counts, base_Mat3_color_channel_counts, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->color_channel_count_offset, 0, 32, (uint64_t)s->_offset + 28, 0, "color_channel_count_offset");
     }
     if (s->color_channels_count > 0)
         s->has_color_channels = 1;
     if (s->has_color_channels) {
         if (!bf_enqueue_pooled(w, place_Mat3_color_channels, base_Mat3_color_channels, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->color_channel_offset, 0, 32, (uint64_t)s->_offset + 32, 0, "color_channel_offset");
     }
     if (s->ambient_colors_count > 0)
         s->has_ambient_colors = 1;
     if (s->has_ambient_colors) {
         if (!bf_enqueue_pooled(w, place_Mat3_ambient_colors, base_Mat3_ambient_colors, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->ambient_color_offset, 0, 32, (uint64_t)s->_offset + 36, 0, "ambient_color_offset");
     }
     if (s->light_colors_count > 0)
         s->has_light_colors = 1;
     if (s->has_light_colors) {
         if (!bf_enqueue_pooled(w, place_Mat3_light_colors, base_Mat3_light_colors, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->light_color_offset, 0, 32, (uint64_t)s->_offset + 40, 0, "light_color_offset");
     }
     if (s->tex_gen_counts_count > 0)
         s->has_tex_gen_counts = 1;
     if (s->has_tex_gen_counts) {
         if (!bf_enqueue_pooled(w, place_Mat3_tex_gen_counts, base_Mat3_tex_gen_counts, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->tex_gen_count_offset, 0, 32, (uint64_t)s->_offset + 44, 0, "tex_gen_count_offset");
     }
     if (s->tex_gens_count > 0)
         s->has_tex_gens = 1;
     if (s->has_tex_gens) {
         if (!bf_enqueue_pooled(w, place_Mat3_tex_gens, base_Mat3_tex_gens, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->tex_gen_offset, 0, 32, (uint64_t)s->_offset + 48, 0, "tex_gen_offset");
     }
     if (s->post_tex_gens_count > 0)
         s->has_post_tex_gens = 1;
     if (s->has_post_tex_gens) {
         if (!bf_enqueue_pooled(w, place_Mat3_post_tex_gens, base_Mat3_post_tex_gens, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->post_tex_gen_offset, 0, 32, (uint64_t)s->_offset + 52, 0, "post_tex_gen_offset");
     }
     if (s->tex_matrices_count > 0)
         s->has_tex_matrices = 1;
     if (s->has_tex_matrices) {
         if (!bf_enqueue_pooled(w, place_Mat3_tex_matrices, base_Mat3_tex_matrices, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->tex_matrix_offset, 0, 32, (uint64_t)s->_offset + 56, 0, "tex_matrix_offset");
     }
     if (s->post_tex_matrices_count > 0)
         s->has_post_tex_matrices = 1;
     if (s->has_post_tex_matrices) {
         if (!bf_enqueue_pooled(w, place_Mat3_post_tex_matrices, base_Mat3_post_tex_matrices, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->post_tex_matrix_offset, 0, 32, (uint64_t)s->_offset + 60, 0, "post_tex_matrix_offset");
     }
     if (s->textures_count > 0)
         s->has_textures = 1;
     if (s->has_textures) {
         if (!bf_enqueue_pooled(w, place_Mat3_textures, base_Mat3_textures, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->texture_remap_offset, 0, 32, (uint64_t)s->_offset + 64, 0, "texture_remap_offset");
     }
     if (s->tev_orders_count > 0)
         s->has_tev_orders = 1;
     if (s->has_tev_orders) {
         if (!bf_enqueue_pooled(w, place_Mat3_tev_orders, base_Mat3_tev_orders, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->tev_order_offset, 0, 32, (uint64_t)s->_offset + 68, 0, "tev_order_offset");
     }
     if (s->tev_colors_count > 0)
         s->has_tev_colors = 1;
     if (s->has_tev_colors) {
         if (!bf_enqueue_pooled(w, place_Mat3_tev_colors, base_Mat3_tev_colors, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->tev_color_offset, 0, 32, (uint64_t)s->_offset + 72, 0, "tev_color_offset");
     }
     if (s->konst_colors_count > 0)
         s->has_konst_colors = 1;
     if (s->has_konst_colors) {
         if (!bf_enqueue_pooled(w, place_Mat3_konst_colors, base_Mat3_konst_colors, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->konst_color_offset, 0, 32, (uint64_t)s->_offset + 76, 0, "konst_color_offset");
     }
     if (s->tev_stage_counts_count > 0)
         s->has_tev_stage_counts = 1;
     if (s->has_tev_stage_counts) {
         if (!bf_enqueue_pooled(w, place_Mat3_tev_stage_counts, base_Mat3_tev_stage_counts, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->tev_stage_count_offset, 0, 32, (uint64_t)s->_offset + 80, 0, "tev_stage_count_offset");
     }
     if (s->tev_stages_count > 0)
         s->has_tev_stages = 1;
     if (s->has_tev_stages) {
         if (!bf_enqueue_pooled(w, place_Mat3_tev_stages, base_Mat3_tev_stages, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->tev_stage_offset, 0, 32, (uint64_t)s->_offset + 84, 0, "tev_stage_offset");
     }
     if (s->swap_modes_count > 0)
         s->has_swap_modes = 1;
     if (s->has_swap_modes) {
         if (!bf_enqueue_pooled(w, place_Mat3_swap_modes, base_Mat3_swap_modes, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->swap_mode_offset, 0, 32, (uint64_t)s->_offset + 88, 0, "swap_mode_offset");
     }
     if (s->swap_tables_count > 0)
         s->has_swap_tables = 1;
     if (s->has_swap_tables) {
         if (!bf_enqueue_pooled(w, place_Mat3_swap_tables, base_Mat3_swap_tables, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->swap_table_offset, 0, 32, (uint64_t)s->_offset + 92, 0, "swap_table_offset");
     }
     if (s->fogs_count > 0)
         s->has_fogs = 1;
     if (s->has_fogs) {
         if (!bf_enqueue_pooled(w, place_Mat3_fogs, base_Mat3_fogs, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->fog_offset, 0, 32, (uint64_t)s->_offset + 96, 0, "fog_offset");
     }
     if (s->alpha_compares_count > 0)
         s->has_alpha_compares = 1;
     if (s->has_alpha_compares) {
         if (!bf_enqueue_pooled(w, place_Mat3_alpha_compares, base_Mat3_alpha_compares, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->alpha_compare_offset, 0, 32, (uint64_t)s->_offset + 100, 0, "alpha_compare_offset");
     }
     if (s->blend_modes_count > 0)
         s->has_blend_modes = 1;
     if (s->has_blend_modes) {
         if (!bf_enqueue_pooled(w, place_Mat3_blend_modes, base_Mat3_blend_modes, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->blend_mode_offset, 0, 32, (uint64_t)s->_offset + 104, 0, "blend_mode_offset");
     }
     if (s->z_modes_count > 0)
         s->has_z_modes = 1;
     if (s->has_z_modes) {
         if (!bf_enqueue_pooled(w, place_Mat3_z_modes, base_Mat3_z_modes, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->z_mode_offset, 0, 32, (uint64_t)s->_offset + 108, 0, "z_mode_offset");
     }
     if (s->z_compares_count > 0)
         s->has_z_compares = 1;
     if (s->has_z_compares) {
         if (!bf_enqueue_pooled(w, place_Mat3_z_compares, base_Mat3_z_compares, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->z_compare_offset, 0, 32, (uint64_t)s->_offset + 112, 0, "z_compare_offset");
     }
     if (s->dithers_count > 0)
         s->has_dithers = 1;
     if (s->has_dithers) {
         if (!bf_enqueue_pooled(w, place_Mat3_dithers, base_Mat3_dithers, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->dither_offset, 0, 32, (uint64_t)s->_offset + 116, 0, "dither_offset");
     }
     if (s->nbt_scales_count > 0)
         s->has_nbt_scales = 1;
     if (s->has_nbt_scales) {
         if (!bf_enqueue_pooled(w, place_Mat3_nbt_scales, base_Mat3_nbt_scales, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->nbt_scale_offset, 0, 32, (uint64_t)s->_offset + 120, 0, "nbt_scale_offset");
     }
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -3880,27 +4229,39 @@ static int solve_Mdl3(bf_wctx *w, j3d_Mdl3 *s, const char *name, int64_t index)
     if (s->has_subpackets) {
         if (!bf_enqueue_pooled(w, place_Mdl3_subpackets, base_Mdl3_subpackets, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->subpacket_offset, 0, 32, (uint64_t)s->_offset + 8, 0, "subpacket_offset");
     }
     if (s->has_matrix_indices) {
         if (!bf_enqueue_pooled(w, place_Mdl3_matrix_indices, base_Mdl3_matrix_indices, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->matrix_index_offset, 0, 32, (uint64_t)s->_offset + 12, 0, "matrix_index_offset");
     }
     if (s->unknown_count > 0)
         s->has_unknown = 1;
     if (s->has_unknown) {
         if (!bf_enqueue_pooled(w, place_Mdl3_unknown, base_Mdl3_unknown, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->unknown_offset, 0, 32, (uint64_t)s->_offset + 16, 0, "unknown_offset");
     }
     if (s->indices_count > 0)
         s->has_indices = 1;
     if (s->has_indices) {
         if (!bf_enqueue_pooled(w, place_Mdl3_indices, base_Mdl3_indices, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->index_offset, 0, 32, (uint64_t)s->_offset + 20, 0, "index_offset");
     }
     if (s->has_names) {
         if (!bf_enqueue_pooled(w, place_Mdl3_names, base_Mdl3_names, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->name_table_offset, 0, 32, (uint64_t)s->_offset + 24, 0, "name_table_offset");
     }
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 
@@ -3998,7 +4359,11 @@ static int solve_Tex1(bf_wctx *w, j3d_Tex1 *s, const char *name, int64_t index)
     if (s->has_names) {
         if (!bf_enqueue_pooled(w, place_Tex1_names, base_Tex1_names, s, 0))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->name_table_offset, 0, 32, (uint64_t)s->_offset + 8, 0, "name_table_offset");
     }
+    if (!bf_place_pooled(w, bf_sub((int64_t)s->_offset, 8)))
+        return 0;
     return bf_end(w, name);
 }
 

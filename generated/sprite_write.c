@@ -195,6 +195,8 @@ static int solve_SpriteExt(bf_wctx *w, sprite_SpriteExt *s, const char *name, in
     if (s->has_palette) {
         if (!bf_enqueue(w, place_SpriteExt_palette, NULL, s))
             return 0;
+    } else {
+        bf_fit_u32(w, &s->palette_offset, 0, 32, (uint64_t)s->_offset + 4, 0, "palette_offset");
     }
     return bf_end(w, name);
 }

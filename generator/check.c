@@ -942,6 +942,8 @@ static void check_field_exprs(format *f, type_def *t, field *fl)
         diag_error(fl->loc, "'prefix' is for a bytes field used as a string table");
     if (fl->never_empty && fl->kind != FT_BYTES)
         diag_error(fl->loc, "'never_empty' is for a bytes field used as a string table");
+    if (fl->has_fill_to && !fl->size)
+        diag_error(fl->loc, "'fill_to' pads a field's region: it needs 'size'");
     sc.ctx = CTX_LINK;
     if (fl->string_table && check_expr(fl->string_table, &sc) && fl->string_table->vt.kind != VT_BYTES)
         diag_error(fl->string_table->loc, "a string table must be a bytes field");

@@ -371,6 +371,13 @@ static const ir_node padding_node = {(const ir_key[]){
     END,
 }};
 
+/* `fill_to:` of a field */
+static const ir_node fill_to_node = {(const ir_key[]){
+    KEY(field, "align", fill_align, AS_I64),
+    KEY(field, "fill", tail_fill, AS_LIST, .item = &a_string),
+    END,
+}};
+
 static const ir_node field_node = {(const ir_key[]){
     KEY(field, "name", name, AS_STR),
     KEY(field, "doc", doc, AS_STR),
@@ -410,6 +417,7 @@ static const ir_node field_node = {(const ir_key[]){
     KEY(field, "never_empty", never_empty, AS_BOOL),
     KEY(field, "computed", computed, AS_BOOL),
     {.lua = "padding", .as = AS_SELF, .node = &padding_node, WHEN(field, has_padding, IF_TRUE)},
+    {.lua = "fill_to", .as = AS_SELF, .node = &fill_to_node, WHEN(field, has_fill_to, IF_TRUE)},
     KEY(field, "derive_doc", derive_doc, AS_STR),
     KEY(field, "at", declared_at, AS_I64, WHEN(field, has_at, IF_TRUE)),
     KEY(field, "document_at", document_at, AS_I64, WHEN(field, has_document_at, IF_TRUE)),

@@ -225,7 +225,7 @@ static enum_def *build_enum(format *f, const ynode *key, const ynode *n, int is_
 static const char *const field_keys[] = {
     "name", "type", "doc", "erratum", "at", "count", "until", "to_end", "size", "pos", "if",
     "align", "const", "expect", "enum", "flags", "bits", "string", "fixed", "derive", "args",
-    "endian", "document_at", "value", "prefix", "never_empty", "computed", "padding", NULL};
+    "endian", "document_at", "value", "prefix", "never_empty", "computed", "padding", "fill_to", NULL};
 
 static void build_switch(field *fl, const ynode *n)
 {
@@ -548,6 +548,28 @@ static field *build_field(type_def *t, const ynode *n, int index)
             diag_error(v->loc, "padding needs 'below': the padding is shorter than this many bytes");
         else if (parse_int(be, "below", &fl->pad_below) && fl->pad_below < 1)
             diag_error(be->loc, "below must be at least 1");
+    }
+    if ((v = ynode_get(n, "fill_to")) && expect_kind(v, YN_MAP, "fill_to")) {
+        /* { align: N, fill: [TEXT, ...] } */
+        static const char *const keys[] = {"align", "fill", NULL};
+        check_keys(v, "fill_to", keys);
+        fl->has_fill_to = 1;
+        const ynode *al = ynode_get(v, "align");
+        if (!al)
+            diag_error(v->loc, "fill_to needs 'align': the region ends at a multiple of this many bytes");
+        else if (parse_int(al, "align", &fl->fill_align) && fl->fill_align < 1)
+            diag_error(al->loc, "align must be at least 1");
+        const ynode *fi = ynode_get(v, "fill");
+        if (!fi)
+            diag_error(v->loc, "fill_to needs 'fill': the texts the padding is a prefix of");
+        else if (expect_kind(fi, YN_SEQ, "fill"))
+            for (size_t i = 0; i < fi->len; i++) {
+                const char *text = scalar(fi->values[i], "a fill text");
+                if (text && !text[0])
+                    diag_error(fi->values[i]->loc, "a fill text cannot be empty");
+                else if (text)
+                    vec_push(&fl->tail_fill, (void *)text);
+            }
     }
     if ((v = ynode_get(n, "endian")) && scalar(v, "endian")) {
         if (strcmp(v->text, "little") == 0)

@@ -136,6 +136,9 @@ typedef struct field {
     ptr_vec pad_fill;   /* const char*: texts the padding is a prefix of */
     expr *pad_unit;     /* the padding starts at a multiple of this many bytes (NULL: the element size) */
     int64_t pad_below;  /* the padding is shorter than this */
+    int has_fill_to;    /* fill_to: the builder pads the field's region to a multiple of fill_align */
+    int64_t fill_align;
+    ptr_vec tail_fill;  /* const char*: the texts the builder's padding is a prefix of */
     const char *derive_doc;
     ptr_vec args;       /* named_expr*, for FT_STRUCT with params */
 

@@ -200,6 +200,30 @@ int bf_skip_far(bf_wctx *w, uint64_t n, const char *field)
                    w->pos + (size_t)n, limit);
 }
 
+int bf_size_fill(bf_wctx *w, bf_bytes *tail, uint64_t align, const bf_fill *fills, size_t fill_count, const char *field)
+{
+    size_t n = align > 1 ? (size_t)((align - w->pos % align) % align) : 0;
+    const bf_fill *use = fill_count ? &fills[0] : NULL;
+    for (size_t i = 0; i < fill_count && tail->ptr && tail->len; i++) {
+        size_t k = tail->len < fills[i].len ? tail->len : fills[i].len;
+        if (memcmp(tail->ptr, fills[i].text, k) == 0) {
+            use = &fills[i];
+            break;
+        }
+    }
+    if (n && (!use || n > use->len))
+        return bf_fail(&w->c, w->pos, field, "padding of %zu bytes is longer than its fill text", n);
+    const uint8_t *text = use ? (const uint8_t *)use->text : NULL;
+    if (tail->len != n || tail->ptr != text) {
+        if (tail->len != n)
+            w->changes++;
+        tail->ptr = n ? text : NULL;
+        tail->len = n;
+    }
+    tail->offset = w->pos; /* where the writer puts it: the region's data may come before it */
+    return bf_skip(w, n, field);
+}
+
 void bf_size_padding(bf_wctx *w, bf_bytes *b, int64_t n)
 {
     w->err.failed = 0;

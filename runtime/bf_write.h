@@ -293,6 +293,11 @@ static inline int bf_put_array(bf_wctx *w, const void *values, uint64_t n, unsig
 int bf_put_pad(bf_wctx *w, const bf_bytes *pad, const char *field);
 /* The layout solver's alignment: as many zeros as reach the next multiple of `align`. */
 int bf_size_pad(bf_wctx *w, bf_bytes *pad, uint64_t align, const char *field);
+/* The layout solver: the padding that ends a field's region at a multiple of `align`, a
+ * prefix of a fill text (the one the document's tail begins, else the first), so that the
+ * reader takes it for padding, never for entries; its offset is where it goes, and the
+ * cursor moves past it. */
+int bf_size_fill(bf_wctx *w, bf_bytes *tail, uint64_t align, const bf_fill *fills, size_t fill_count, const char *field);
 /* The bytes after a field inside its region (the layout solver leaves none). */
 int bf_put_tail(bf_wctx *w, const bf_bytes *tail, const char *field);
 /* The layout solver: `n` zero bytes (none when negative) for bytes whose length an expression

@@ -394,6 +394,34 @@ local function uses_owner(e)
   return false
 end
 
+-- Whether an expression depends on nothing but its structure's start and constants
+-- (`_start - 8`: J3D's section-relative offsets).
+local function start_only(e)
+  if not e then return true end
+  if e.k == "name" then return e.ref == "start" end
+  if e.k == "int" then return true end
+  if e.k ~= "binary" then return false end
+  return start_only(e.a) and start_only(e.b)
+end
+
+-- The C values of the bases of a structure's pooled fields that its own start gives, once
+-- each: that data is placed before the structure ends, inside it (a J3D section's tables,
+-- which the section's size covers), not after everything queued. Not in an element of an
+-- array (an entry of a table: its data cannot be between the entries).
+local function own_pools(t, env)
+  if env.ix.elements[t.name] then return {} end
+  local bases, seen = {}, {}
+  for _, fl in ipairs(t.fields) do
+    local base = fl.pos and equations.placeable(fl.pos) and pool_base(fl)
+    local c = base and start_only(base) and cexpr.value(base, env)
+    if c and not seen[c] then
+      seen[c] = true
+      bases[#bases + 1] = c
+    end
+  end
+  return bases
+end
+
 -- Plain structures with nothing to compute inside (no packed bits): an array of them is
 -- passed over by its room alone.
 local function nothing_inside(t)
@@ -546,6 +574,29 @@ end
 
 function S.placeable(fl) return fl.pos and equations.placeable(fl.pos) end
 
+-- Lines that end a field's region padded with a prefix of a fill text, or nil: `fill_to:`
+-- (J3D's sections, to 32 bytes), or a located field with `padding:` and `align:`, which ends
+-- aligned as it starts (J3D's MAT3 tables, to 4 bytes), its padding never read as entries.
+local function fill_lines(fl)
+  local align, texts
+  if fl.size and fl.fill_to then
+    align, texts = fl.fill_to.align, fl.fill_to.fill
+  elseif fl.size and fl.pos and fl.padding and fl.align then
+    align, texts = fl.align, fl.padding.fill
+  else
+    return nil
+  end
+  local fills = {}
+  for _, text in ipairs(texts) do fills[#fills + 1] = string.format("{%s, %d}", names.cstring(text), #text) end
+  return {
+    "{",
+    string.format("    static const bf_fill fills[] = {%s};", table.concat(fills, ", ")),
+    string.format('    if (!bf_size_fill(w, &s->%s_tail, %d, fills, %d, "%s"))', fl.name, align, #fills, fl.name),
+    "        return 0;",
+    "}",
+  }
+end
+
 function S.place_function(fmt, ix, t, fl)
   local o = {}
   local env = body.new_env(fmt, ix)
@@ -578,14 +629,95 @@ function S.place_function(fmt, ix, t, fl)
       names.cstring(fl.pos.text)))
   else
     F.lines_of(solved)
-    if fl.size then F.line(string.format("s->%s_tail.len = 0;", fl.name)) end
+    local fill = fill_lines(fl)
+    if fl.size and not fill then F.line(string.format("s->%s_tail.len = 0;", fl.name)) end
     F.lines_of(compute_lines(fmt, ix, t, fl, env, ix.tables))
     F.size(size_value(fmt, ix, fl, env), fl.name)
+    if fill then F.lines_of(fill) end
     F.line(string.format("return bf_place_pooled(w, (int64_t)s->%s_at);", fl.name))
   end
   local head = string.format("static int place_%s_%s(bf_wctx *w, void *owner)", t.name, fl.name)
   o[#o + 1] = body.func(fmt, ix, head, { "    " .. tc .. " *s = owner;" }, F)
   return table.concat(o, "\n")
+end
+
+-- The names of the structure's own fields an expression reads, into `set`.
+local function own_names(e, set)
+  if not e then return set end
+  if e.k == "name" and e.ref == "field" then set[e.name] = true end
+  own_names(e.a, set)
+  own_names(e.b, set)
+  own_names(e.c, set)
+  for _, arg in ipairs(e.args or {}) do own_names(arg, set) end
+  return set
+end
+
+-- The structure's fields in the order the solver lays them out: as the schema lists them,
+-- except that located data whose region ends at another's offset (a `size:` that reads the
+-- offset the other's `pos:` is solved for: MAT3's materials run to the remap table) is
+-- queued before it, so that the offsets come out in the order the reader expects. Only the
+-- slots of located fields are refilled; inline fields keep theirs.
+local function layout_order(t)
+  local located, slots = {}, {}
+  for i, fl in ipairs(t.fields) do
+    if fl.pos and equations.placeable(fl.pos) then
+      located[#located + 1] = fl
+      slots[#slots + 1] = i
+    end
+  end
+  if #located < 2 then return t.fields end
+  local pos_names, size_names = {}, {}
+  for i, fl in ipairs(located) do
+    pos_names[i] = own_names(fl.pos, {})
+    size_names[i] = own_names(fl.size, {})
+  end
+  -- before[j][i]: field i must come before field j (i's region ends at j's offset)
+  local before, waiting = {}, {}
+  for j = 1, #located do
+    before[j], waiting[j] = {}, 0
+    for i = 1, #located do
+      if i ~= j then
+        for name in pairs(pos_names[j]) do
+          if size_names[i][name] and not pos_names[i][name] then
+            before[j][i] = true
+            waiting[j] = waiting[j] + 1
+            break
+          end
+        end
+      end
+    end
+  end
+  local order, done = {}, {}
+  while #order < #located do
+    local pick
+    for j = 1, #located do
+      if not done[j] and waiting[j] == 0 then
+        pick = j
+        break
+      end
+    end
+    if not pick then return t.fields end -- (regions that end at each other: the schema's order)
+    done[pick] = true
+    order[#order + 1] = located[pick]
+    for j = 1, #located do
+      if before[j][pick] then waiting[j] = waiting[j] - 1 end
+    end
+  end
+  local fields = {}
+  for i, fl in ipairs(t.fields) do fields[i] = fl end
+  for k, i in ipairs(slots) do fields[i] = order[k] end
+  return fields
+end
+
+-- For located data present only when its offset is nonzero (`if: name_table_offset != 0`):
+-- the lines that set that offset to 0 when the document has none of it, so that the file
+-- says it is absent (a J3D table whose offset equals the next one's was empty, and holds
+-- nothing in the dump). Nil for any other condition.
+local function absent_offset(fl, env)
+  local c = fl.cond
+  if not (c.k == "binary" and c.op == "!=" and c.b.k == "int" and tonumber(c.b.v) == 0) then return nil end
+  if not (c.a.k == "name" and c.a.ref == "field" and own_names(fl.pos, {})[c.a.name]) then return nil end
+  return equations.solve(c.a, "0", env, nil)
 end
 
 function S.solver_for(fmt, ix, t)
@@ -596,7 +728,7 @@ function S.solver_for(fmt, ix, t)
   F.line(string.format("if (!bf_place_begin%s(w, &s->_offset, &s->_index, name, index))", moved_unread and "_unread" or ""))
   F.line("    return 0;")
   F.lines_of(derive_lines(fmt, ix, t, env))
-  for _, fl in ipairs(t.fields) do
+  for _, fl in ipairs(layout_order(t)) do
     if fl.cond then
       if fl.array and not fl.fixed_count then -- (a fixed array has no count to say it is there)
         F.line(string.format("if (s->%s_count > 0)", fl.name))
@@ -627,11 +759,28 @@ function S.solver_for(fmt, ix, t)
       local solved = fl.size and equations.solve(fl.size, "(int64_t)(w->pos - " .. start .. ")", env, nil)
       if solved then F.line("size_t " .. start .. " = w->pos;") end
       F.size(size_value(fmt, ix, fl, env), fl.name)
-      if fl.size then F.line(string.format("s->%s_tail.len = 0;", fl.name)) end
+      local fill = fill_lines(fl)
+      if fill then
+        F.lines_of(fill)
+      elseif fl.size then
+        F.line(string.format("s->%s_tail.len = 0;", fl.name))
+      end
       if solved then F.lines_of(solved) end
+    end
+    local absent = fl.cond and fl.pos and absent_offset(fl, env)
+    if absent then
+      F.close("} else {")
+      F.indent(1)
+      F.lines_of(absent)
     end
     if fl.cond then F.close() end
   end
+  local pools = own_pools(t, env)
+  for _, base in ipairs(pools) do
+    F.line(string.format("if (!bf_place_pooled(w, %s))", base))
+    F.line("    return 0;")
+  end
+
   F.line("return bf_end(w, name);")
   local head = string.format("static int solve_%s(bf_wctx *w, %s *s, const char *name, int64_t index)", t.name,
     ct(fmt, t.name))
@@ -643,6 +792,12 @@ function S.prepare(fmt, ix)
   ix.reads = layout_reads(fmt)
   ix.plain = plain_types(fmt, ix.reads)
   ix.tables = table_fields(fmt)
+  ix.elements = {} -- the types of array elements
+  for _, t in ipairs(fmt.types) do
+    for _, fl in ipairs(t.fields) do
+      if fl.kind == "struct" and fl.array then ix.elements[fl.type] = true end
+    end
+  end
 end
 
 -- The solver's declarations and functions: place functions, and the solvers of the types

@@ -171,12 +171,21 @@ function L.solve(e, value_c, env, params)
   local a, b = e.a, e.b
   local ta, tb = has_target(a), has_target(b)
   local function rv(x) return cexpr.value(x, env) end
+  -- both sides may hold a term to set: the preferred one first, the other when the first
+  -- cannot be solved (a parameter no argument says how to set: `table_start + offset`)
+  local function either(prefer_a, solve_a, solve_b)
+    local first, second = solve_a, solve_b
+    if not prefer_a then first, second = solve_b, solve_a end
+    return first() or second()
+  end
   if e.op == "+" then
-    if ta and (not tb or own(a) or not own(b)) then return L.solve(a, string.format("bf_sub(%s, %s)", value_c, rv(b)), env, params) end
-    if tb then return L.solve(b, string.format("bf_sub(%s, %s)", value_c, rv(a)), env, params) end
+    return either(ta and (not tb or own(a) or not own(b)),
+      function() return ta and L.solve(a, string.format("bf_sub(%s, %s)", value_c, rv(b)), env, params) or nil end,
+      function() return tb and L.solve(b, string.format("bf_sub(%s, %s)", value_c, rv(a)), env, params) or nil end)
   elseif e.op == "-" then
-    if ta and (not tb or own(a) or not own(b)) then return L.solve(a, string.format("bf_add(%s, %s)", value_c, rv(b)), env, params) end
-    if tb then return L.solve(b, string.format("bf_sub(%s, %s)", rv(a), value_c), env, params) end
+    return either(ta and (not tb or own(a) or not own(b)),
+      function() return ta and L.solve(a, string.format("bf_add(%s, %s)", value_c, rv(b)), env, params) or nil end,
+      function() return tb and L.solve(b, string.format("bf_sub(%s, %s)", rv(a), value_c), env, params) or nil end)
   elseif e.op == "*" then
     if ta and not tb then return L.solve(a, string.format("bf_div(c, %s, %s)", value_c, rv(b)), env, params) end
     if tb and not ta then return L.solve(b, string.format("bf_div(c, %s, %s)", value_c, rv(a)), env, params) end

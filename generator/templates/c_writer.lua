@@ -99,6 +99,12 @@ local function writer_for(fmt, ix, t)
       F.close()
     else
       F.value(write_value(fmt, fl))
+      if fl.fill_to then
+        -- the builder's padding ends the region, after the data placed inside it
+        F.open("if (w->built) {")
+        F.call(string.format('bf_wseek(w, s->%s_tail.offset, "%s")', fl.name, fl.name))
+        F.close()
+      end
       if fl.size then F.call(tail) end
     end
     if fl.cond then F.close() end

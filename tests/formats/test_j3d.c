@@ -540,6 +540,119 @@ Test(j3d_samples, mdl3_display_lists)
     close_doc(&d);
 }
 
+/* ---------------------------------------------------------------- the builder */
+
+/* The name table a section holds, or NULL. */
+static const j3d_NameTable *names_of(const j3d_Section *s)
+{
+    switch (s->body.kind) {
+    case J3D_KIND_JNT1:
+        return s->body.Jnt1->has_names ? &s->body.Jnt1->names : NULL;
+    case J3D_KIND_SHP1:
+        return s->body.Shp1->has_names ? &s->body.Shp1->names : NULL;
+    case J3D_KIND_MAT3:
+        return s->body.Mat3->has_names ? &s->body.Mat3->names : NULL;
+    case J3D_KIND_MDL3:
+        return s->body.Mdl3->has_names ? &s->body.Mdl3->names : NULL;
+    case J3D_KIND_TEX1:
+        return s->body.Tex1->has_names ? &s->body.Tex1->names : NULL;
+    default:
+        return NULL;
+    }
+}
+
+static unsigned u16_at(const uint8_t *data, size_t at)
+{
+    return (unsigned)data[at] << 8 | data[at + 1];
+}
+
+static int same_str(bf_str a, bf_str b)
+{
+    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
+/* A name table as the builder laid it out in `out`: its count, then per name the hash and the
+ * string's offset from the table's start, and the zero-terminated string there, after the
+ * entries. Returns the names checked. */
+static size_t expect_table_in(const char *what, const j3d_NameTable *t, const bf_buffer *out)
+{
+    size_t at = (size_t)t->_offset, entries_end = at + 4 + 4 * (size_t)t->entries_count;
+    cr_assert_leq(entries_end, out->size, "%s: table at 0x%zx", what, at);
+    cr_expect_eq(u16_at(out->data, at), t->entries_count, "%s: count", what);
+    for (uint32_t i = 0; i < t->entries_count; i++) {
+        const j3d_NameEntry *e = &t->entries[i];
+        cr_expect_eq(u16_at(out->data, at + 4 + 4 * i), e->hash, "%s: name %u's hash", what, i);
+        cr_expect_eq(u16_at(out->data, at + 6 + 4 * i), e->offset, "%s: name %u's offset", what, i);
+        size_t str = at + e->offset;
+        cr_assert_geq(str, entries_end, "%s: name %u inside the entries", what, i);
+        cr_assert_lt(str + e->name.len, out->size, "%s: name %u past the end", what, i);
+        cr_expect(memcmp(out->data + str, e->name.ptr, e->name.len) == 0 && out->data[str + e->name.len] == 0,
+                  "%s: name %u is not \"%.*s\" at 0x%zx", what, i, (int)e->name.len, e->name.ptr, str);
+    }
+    return t->entries_count;
+}
+
+/* The builder lays out every sample's name tables (a string at table_start + offset) anew:
+ * the built bytes hold each name where its entry says, the sections follow one another
+ * padded to 32 bytes, and the header has the file's size. (The built files do not read back
+ * yet: SHP1's shared tables are the builder's next step, issue 29.) */
+Test(j3d_build, name_tables_are_laid_out_from_the_document)
+{
+    REQUIRE_SAMPLES();
+    for (size_t k = 0; k < sizeof SAMPLES / sizeof SAMPLES[0]; k++) {
+        doc d;
+        open_sample(&d, SAMPLES[k]);
+        /* the names as read, before the builder moves anything */
+        const j3d_NameTable *before[16];
+        uint32_t tables = 0;
+        for (uint32_t i = 0; i < d.file->sections_count && tables < 16; i++)
+            if (names_of(&d.file->sections[i]))
+                before[tables++] = names_of(&d.file->sections[i]);
+        bf_str *read[16];
+        for (uint32_t n = 0; n < tables; n++) {
+            read[n] = malloc((before[n]->entries_count + 1) * sizeof *read[n]);
+            cr_assert_not_null(read[n]);
+            for (uint32_t i = 0; i < before[n]->entries_count; i++)
+                read[n][i] = before[n]->entries[i].name;
+        }
+        bf_buffer out = {0};
+        bf_error err;
+        cr_assert(j3d_build_model(d.file, &d.arena, &out, &err), "%s: %s @0x%llx: %s", SAMPLES[k], err.path,
+                  (unsigned long long)err.offset, err.message);
+        size_t names = 0;
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < d.file->sections_count; i++) {
+            const j3d_NameTable *t = names_of(&d.file->sections[i]);
+            if (!t)
+                continue;
+            char what[96];
+            snprintf(what, sizeof what, "%s: sections[%u]", SAMPLES[k], i);
+            names += expect_table_in(what, t, &out);
+            cr_assert_lt(n, tables);
+            cr_assert_eq(t->entries_count, before[n]->entries_count, "%s", what);
+            for (uint32_t e = 0; e < t->entries_count; e++)
+                cr_expect(same_str(t->entries[e].name, read[n][e]), "%s: name %u changed", what, e);
+            n++;
+        }
+        cr_expect_gt(names, 0, "%s has no names to lay out", SAMPLES[k]);
+        /* the sections one after another from 0x20, each padded to 32 bytes */
+        size_t at = 0x20;
+        for (uint32_t i = 0; i < d.file->sections_count; i++) {
+            cr_assert_leq(at + 8, out.size, "%s: sections[%u]", SAMPLES[k], i);
+            uint32_t size = get_u32be(out.data, at + 4);
+            cr_expect_eq(get_u32be(out.data, at), d.file->sections[i].tag, "%s: sections[%u]'s tag", SAMPLES[k], i);
+            cr_expect_eq(size % 32, 0, "%s: sections[%u] is %u bytes", SAMPLES[k], i, size);
+            cr_assert_geq(size, 8, "%s: sections[%u]", SAMPLES[k], i);
+            at += size;
+        }
+        cr_expect_eq(get_u32be(out.data, 8), out.size, "%s: the header's file size", SAMPLES[k]);
+        for (uint32_t t = 0; t < tables; t++)
+            free(read[t]);
+        bf_buffer_free(&out);
+        close_doc(&d);
+    }
+}
+
 /* ---------------------------------------------------------------- hand-made fixtures */
 
 /* A small file laid out by hand from the document's tables: an INF1, an unknown section kept as

@@ -13,7 +13,7 @@
 typedef struct cli_result {
     int status;
     char *out; /* all of stdout, however long */
-    char err[8192];
+    char err[32768];
 } cli_result;
 
 /* Runs binform with `args` (a shell-quoted string); captures stdout and
