@@ -1367,6 +1367,11 @@ static void put_type(ksy_buf *o, ksy_scope *s)
                        "be expressed in binform", id);
         }
     }
+    /* other types name a bit field by its Kaitai name (`_it.has_next`, `groups[0].value`):
+     * a value of that name gives it to them */
+    for (size_t i = 0; i < s->bit_names.len; i++)
+        ksy_buf_add(&values, pool_printf("      %s: %s\n", (const char *)s->bit_names.items[i],
+                                         (const char *)s->bit_paths.items[i]));
     if (values.len) {
         ksy_buf_add(o, "    values:\n");
         ksy_buf_add(o, values.text);

@@ -104,6 +104,8 @@ types:
     values:
       is_big: "num_pets > 2 && !(bits0.flags_hi == 0)"
       mod_neg: "(-7 % 3 + 3) % 3"
+      flags_hi: bits0.flags_hi
+      flags_lo: bits0.flags_lo
     fields:
       - name: magic
         type: "char[3]"
@@ -302,6 +304,44 @@ else
         fail "one.drawing: binform cannot read it with the imported schema:"; cat "$work/drawing.err"
     fi
     [ $failures -eq $before ] && echo "ok   drawing.ksy: its import written beside it, with the types it reads"
+fi
+
+# ---- a bit field named from another type (`_.more`, `groups[0].low`): a value of the type carries it
+cat > "$work/septets.ksy" <<'EOF'
+meta:
+  id: septets
+seq:
+  - id: groups
+    type: group
+    repeat: until
+    repeat-until: not _.more
+instances:
+  first_low:
+    value: groups[0].low
+types:
+  group:
+    seq:
+      - id: more
+        type: b1
+      - id: low
+        type: b7
+EOF
+if ! "$bfgen" import "$work/septets.ksy" -o "$work/septets.yaml" 2> "$work/septets.err"; then
+    fail "septets.ksy: refused:"; cat "$work/septets.err"
+else
+    before=$failures
+    grep -qxF '      more: bits0.more' "$work/septets.yaml" || fail "septets.yaml: no value 'more' in Group"
+    # three groups (0x81 0x82 0x03): the repeat stops after the third, whose top bit is clear
+    printf '\201\202\003\377' > "$work/three.septets"
+    if "$binform" dump --compact --schema "$work/septets.yaml" --format septets "$work/three.septets" \
+            > "$work/septets.json" 2> "$work/septets.err"; then
+        n=$(grep -o '"bits0_low":' "$work/septets.json" | wc -l)
+        [ "$n" -eq 3 ] || fail "three.septets: $n groups, not 3: $(cat "$work/septets.json")"
+        grep -qF '"first_low":1' "$work/septets.json" || fail "three.septets: first_low is not 1: $(cat "$work/septets.json")"
+    else
+        fail "three.septets: binform cannot read it with the imported schema:"; cat "$work/septets.err"
+    fi
+    [ $failures -eq $before ] && echo "ok   septets.ksy: bit fields named from another type"
 fi
 
 # ---- what binform cannot say yet: one located error each, naming the Kaitai construct
