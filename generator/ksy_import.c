@@ -57,6 +57,7 @@ struct ksy_scope {
     ptr_vec types, enums;
     io_origin io;
     int reached; /* from the root, through fields: only those are written */
+    int inline_state; /* refuse_recursion: 1 while its seq is walked, 2 once done */
     /* Kaitai bit fields packed into one integer: name -> "bitsN.name" */
     ptr_vec bit_names, bit_paths;
     int bit_runs;
@@ -1590,6 +1591,43 @@ static void mark_reached(ksy_scope *s)
     }
 }
 
+/* Kaitai reads a type inside itself through its seq (a tree of chunks: `type: chunk` with
+ * `repeat: eos` in chunk); binform holds seq fields inline and reaches a type inside itself
+ * only through `pos`, so each seq item that closes such a loop is refused where it says so. */
+static void refuse_recursion(ksy_scope *s)
+{
+    if (s->inline_state)
+        return;
+    s->inline_state = 1;
+    const ynode *seq = ynode_get(s->node, "seq");
+    for (size_t k = 0; seq && seq->kind == YN_SEQ && k < seq->len; k++) {
+        const ynode *item = seq->values[k];
+        const ynode *tn = item->kind == YN_MAP ? ynode_get(item, "type") : NULL;
+        ptr_vec names = {0}, at = {0};
+        if (tn && tn->kind == YN_SCALAR) {
+            vec_push(&names, (void *)tn->text);
+            vec_push(&at, (void *)tn);
+        }
+        const ynode *cases = tn && tn->kind == YN_MAP ? ynode_get(tn, "cases") : NULL;
+        for (size_t c = 0; cases && cases->kind == YN_MAP && c < cases->len; c++)
+            if (scalar(cases->values[c])) {
+                vec_push(&names, (void *)cases->values[c]->text);
+                vec_push(&at, (void *)cases->values[c]);
+            }
+        for (size_t c = 0; c < names.len; c++) {
+            ptr_vec args = {0};
+            ksy_scope *t = resolve_type(s, split_args(names.items[c], &args));
+            if (t && t->inline_state == 1)
+                diag_error(((const ynode *)at.items[c])->loc,
+                           "Kaitai's type '%s' read inside itself through seq cannot be expressed in binform "
+                           "(a type holds its fields inline; it can reach itself only through 'pos')", t->name);
+            else if (t)
+                refuse_recursion(t);
+        }
+    }
+    s->inline_state = 2;
+}
+
 /* ---- the command ---- */
 
 static const char *translate(kfile *f)
@@ -1743,8 +1781,10 @@ int ksy_import_main(int argc, char **argv)
     }
     main_out = strcmp(out, "-") == 0 ? "./-" : out;
     kfile *f = load_ksy(in, main_out);
-    if (f)
+    if (f) {
         infer_io();
+        refuse_recursion(f->root);
+    }
     /* `_parent.x` makes a parameter of the type, which the types that read it must pass: quiet
      * passes until no parameter is added, then the one that reports and writes */
     int quiet_errors = 0;
