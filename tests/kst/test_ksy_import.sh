@@ -389,6 +389,42 @@ done
 if [ -z "${missing:-}" ]; then echo "ok   nope.ksy: refused with located errors naming each construct"
 else cat "$work/nope.err"; fi
 
+# ---- a type read inside itself through seq (a tree of chunks): refused where the loop closes
+cat > "$work/tree.ksy" <<'EOF'
+meta:
+  id: tree
+seq:
+  - id: top
+    type: node
+types:
+  node:
+    seq:
+      - id: len_kids
+        type: u1
+      - id: kids
+        size: len_kids
+        type:
+          switch-on: len_kids
+          cases:
+            0: leaf
+            _: node
+        repeat: eos
+  leaf:
+    seq:
+      - id: x
+        type: u1
+EOF
+"$bfgen" import "$work/tree.ksy" -o "$work/tree.yaml" > /dev/null 2> "$work/tree.err"
+status=$?
+want="tree.ksy:17:16: error: Kaitai's type 'node' read inside itself through seq cannot be expressed in binform"
+if [ $status -ne 1 ] || [ -e "$work/tree.yaml" ]; then
+    fail "tree.ksy: not refused (exit status $status)"; cat "$work/tree.err"
+elif ! grep -qF "$work/$want" "$work/tree.err"; then
+    fail "tree.ksy: no '$want' among the errors"; cat "$work/tree.err"
+else
+    echo "ok   tree.ksy: a type read inside itself refused where the loop closes"
+fi
+
 if [ $failures -ne 0 ]; then
     echo "test_ksy_import: $failures failures"
     exit 1
