@@ -22,7 +22,8 @@ for ksy in $(cd "$gallery" && find . -name '*.ksy' | sed 's|^\./||' | LC_ALL=C s
         continue
     fi
     imported=$((imported + 1))
-    if ! "$bfgen" --out "$dir/c" "$dir"/*.yaml >> "$dir/log" 2>&1; then
+    # the format's schema only: those it imports (written beside it) are libraries it names
+    if ! "$bfgen" --out "$dir/c" "$dir/$name.yaml" >> "$dir/log" 2>&1; then
         echo "$ksy: bfgen: $(grep -m1 'error' "$dir/log" | cut -c1-200)"
         continue
     fi
