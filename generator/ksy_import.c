@@ -358,11 +358,94 @@ const char *ksy_io_member(ksy_scope *scope, const char *name, src_loc at)
     return NULL;
 }
 
+static ksy_scope *struct_of_path(ksy_scope *s, const char *text, int depth);
+static int number_type(const char *t, const char **bf, const char **endian);
+static int bits_type(const char *t, int *width, int *le);
+static const char *split_args(const char *type, ptr_vec *args);
+static int same_text(const char *a, const char *b);
+
+/* The user type a seq item or instance `name` of type `s` reads, or NULL (a number, bytes, a
+ * switch, or not a name of `s`). */
+static ksy_scope *struct_of_name(ksy_scope *s, const char *name, int depth)
+{
+    const ynode *seq = ynode_get(s->node, "seq"), *inst = ynode_get(s->node, "instances"), *item = NULL;
+    for (size_t i = 0; seq && seq->kind == YN_SEQ && i < seq->len && !item; i++)
+        if (same_text(scalar(ynode_get(seq->values[i], "id")), name))
+            item = seq->values[i];
+    for (size_t i = 0; inst && inst->kind == YN_MAP && i < inst->len && !item; i++)
+        if (strcmp(inst->keys[i]->text, name) == 0)
+            item = inst->values[i];
+    if (!item || item->kind != YN_MAP)
+        return NULL;
+    const ynode *value = ynode_get(item, "value");
+    if (value)
+        return scalar(value) ? struct_of_path(s, scalar(value), depth + 1) : NULL;
+    const char *t = scalar(ynode_get(item, "type")), *bf, *endian;
+    int w, le;
+    if (!t || number_type(t, &bf, &endian) || bits_type(t, &w, &le) || !strcmp(t, "str") || !strcmp(t, "strz"))
+        return NULL;
+    ptr_vec args = {0};
+    return resolve_type(s, split_args(t, &args));
+}
+
+/* The user type a Kaitai path (`_root.headers[i].body`: names, members, indexes) leads to, or
+ * NULL when it is not such a path or ends on a number. */
+static ksy_scope *struct_of_path(ksy_scope *s, const char *text, int depth)
+{
+    if (depth > 8)
+        return NULL;
+    ksy_scope *cur = s;
+    const char *p = text;
+    for (int first = 1;; first = 0) {
+        while (*p == ' ')
+            p++;
+        const char *start = p;
+        while (isalnum((unsigned char)*p) || *p == '_')
+            p++;
+        if (p == start || isdigit((unsigned char)*start))
+            return NULL;
+        const char *word = pool_strndup(start, (size_t)(p - start));
+        if (first && strcmp(word, "_root") == 0)
+            cur = s->file->root;
+        else if (!(cur = struct_of_name(cur, word, depth)))
+            return NULL;
+        while (*p == '[') { /* an element of a repeated field: the same type */
+            int open = 0;
+            do {
+                open += *p == '[' ? 1 : *p == ']' ? -1 : 0;
+                p++;
+            } while (*p && open);
+            if (open)
+                return NULL;
+        }
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            return cur;
+        if (*p != '.')
+            return NULL;
+        p++;
+    }
+}
+
 const char *ksy_local_name(ksy_scope *scope, const char *name)
 {
     for (size_t i = 0; i < scope->bit_names.len; i++)
         if (strcmp(scope->bit_names.items[i], name) == 0)
             return scope->bit_paths.items[i];
+    /* a value instance naming a structure (`_root.headers[idx]`): binform's values are numbers,
+     * so the path is written where the name is used */
+    const ynode *inst = ynode_get(scope->node, "instances");
+    const ynode *item = inst && inst->kind == YN_MAP ? ynode_get(inst, name) : NULL;
+    const ynode *value = item && item->kind == YN_MAP ? ynode_get(item, "value") : NULL;
+    static int depth;
+    if (scalar(value) && depth < 8 && struct_of_path(scope, scalar(value), 0)) {
+        depth++;
+        const char *path = ksy_expr(scope, scalar(value), value->loc);
+        depth--;
+        if (path)
+            return path;
+    }
     return name;
 }
 
@@ -1345,6 +1428,8 @@ static void put_type(ksy_buf *o, ksy_scope *s)
                 if (strcmp(key, "value") && strcmp(key, "doc") && strcmp(key, "doc-ref") && key[0] != '-')
                     diag_error(item->keys[k]->loc, "Kaitai's '%s' on a value instance cannot be expressed in binform", key);
             }
+            if (scalar(value) && struct_of_path(s, scalar(value), 0))
+                continue; /* a structure: written where it is used (ksy_local_name) */
             const char *v = expr_of(s, value);
             if (!v)
                 continue;

@@ -344,6 +344,60 @@ else
     [ $failures -eq $before ] && echo "ok   septets.ksy: bit fields named from another type"
 fi
 
+# ---- a value instance naming a structure (binform's values are numbers): its path is written where
+# it is used; one naming a number stays a value
+cat > "$work/bodies.ksy" <<'EOF'
+meta:
+  id: bodies
+seq:
+  - id: num
+    type: u1
+  - id: heads
+    type: head
+    repeat: expr
+    repeat-expr: num
+  - id: bodies
+    type: body(_index)
+    repeat: expr
+    repeat-expr: num
+instances:
+  first_len:
+    value: heads[0].len
+types:
+  head:
+    seq:
+      - id: len
+        type: u1
+  body:
+    params:
+      - id: idx
+        type: u1
+    seq:
+      - id: data
+        size: my_head.len
+    instances:
+      my_head:
+        value: _root.heads[idx]
+EOF
+if ! "$bfgen" import "$work/bodies.ksy" -o "$work/bodies.yaml" 2> "$work/bodies.err"; then
+    fail "bodies.ksy: refused:"; cat "$work/bodies.err"
+else
+    before=$failures
+    grep -qF 'size: "root.heads[idx].len"' "$work/bodies.yaml" || fail "bodies.yaml: my_head.len not written as its path"
+    grep -qF 'my_head' "$work/bodies.yaml" && fail "bodies.yaml: the structure my_head is still a value"
+    # two heads (lengths 1, 2), bodies "a" and "bc"
+    printf '\002\001\002abc' > "$work/two.bodies"
+    if "$binform" dump --compact --schema "$work/bodies.yaml" --format bodies "$work/two.bodies" \
+            > "$work/bodies.json" 2> "$work/bodies.err"; then
+        grep -qF '"data":"61"' "$work/bodies.json" && grep -qF '"data":"6263"' "$work/bodies.json" &&
+            grep -qF '"first_len":1' "$work/bodies.json" ||
+            fail "two.bodies: not bodies a and bc with first_len 1: $(cat "$work/bodies.json")"
+    else
+        fail "two.bodies: binform cannot read it with the imported schema:"; cat "$work/bodies.err"
+    fi
+    [ $failures -eq $before ] && echo "ok   bodies.ksy: a value naming a structure written where it is used"
+fi
+
 # ---- what binform cannot say yet: one located error each, naming the Kaitai construct
 cat > "$work/nope.ksy" <<'EOF'
 meta:
