@@ -1677,8 +1677,9 @@ static void mark_reached(ksy_scope *s)
 }
 
 /* Kaitai reads a type inside itself through its seq (a tree of chunks: `type: chunk` with
- * `repeat: eos` in chunk); binform holds seq fields inline and reaches a type inside itself
- * only through `pos`, so each seq item that closes such a loop is refused where it says so. */
+ * `repeat: eos` in chunk); binform holds a structure field inline, even with a size or a
+ * repeat, and reaches a type inside itself only through `pos` or a switch (whose cases it
+ * does not hold inline), so each seq item that closes such a loop is refused at its type. */
 static void refuse_recursion(ksy_scope *s)
 {
     if (s->inline_state)
@@ -1688,27 +1689,16 @@ static void refuse_recursion(ksy_scope *s)
     for (size_t k = 0; seq && seq->kind == YN_SEQ && k < seq->len; k++) {
         const ynode *item = seq->values[k];
         const ynode *tn = item->kind == YN_MAP ? ynode_get(item, "type") : NULL;
-        ptr_vec names = {0}, at = {0};
-        if (tn && tn->kind == YN_SCALAR) {
-            vec_push(&names, (void *)tn->text);
-            vec_push(&at, (void *)tn);
-        }
-        const ynode *cases = tn && tn->kind == YN_MAP ? ynode_get(tn, "cases") : NULL;
-        for (size_t c = 0; cases && cases->kind == YN_MAP && c < cases->len; c++)
-            if (scalar(cases->values[c])) {
-                vec_push(&names, (void *)cases->values[c]->text);
-                vec_push(&at, (void *)cases->values[c]);
-            }
-        for (size_t c = 0; c < names.len; c++) {
-            ptr_vec args = {0};
-            ksy_scope *t = resolve_type(s, split_args(names.items[c], &args));
-            if (t && t->inline_state == 1)
-                diag_error(((const ynode *)at.items[c])->loc,
-                           "Kaitai's type '%s' read inside itself through seq cannot be expressed in binform "
-                           "(a type holds its fields inline; it can reach itself only through 'pos')", t->name);
-            else if (t)
-                refuse_recursion(t);
-        }
+        if (!scalar(tn))
+            continue;
+        ptr_vec args = {0};
+        ksy_scope *t = resolve_type(s, split_args(scalar(tn), &args));
+        if (t && t->inline_state == 1)
+            diag_error(tn->loc, "Kaitai's type '%s' read inside itself through seq cannot be expressed in binform "
+                       "(a structure field is held inline; a type reaches itself only through 'pos' or a switch)",
+                       t->name);
+        else if (t)
+            refuse_recursion(t);
     }
     s->inline_state = 2;
 }
