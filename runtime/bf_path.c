@@ -35,7 +35,7 @@ static size_t append_step(char *path, size_t size, size_t len, const bf_field_de
     return len;
 }
 
-static const bf_field_desc *field_named(const bf_type_desc *t, const char *name, size_t len)
+const bf_field_desc *bf_field_named(const bf_type_desc *t, const char *name, size_t len)
 {
     for (size_t k = 0; k < t->field_count; k++)
         if (strlen(t->fields[k].name) == len && memcmp(t->fields[k].name, name, len) == 0)
@@ -52,7 +52,7 @@ static int walk(const bf_type_desc *t, const void *obj, const char *rest, const 
     while (rest[n] && rest[n] != '.')
         n++;
     const char *dot = rest[n] ? rest + n : NULL;
-    const bf_field_desc *f = field_named(t, rest, n);
+    const bf_field_desc *f = bf_field_named(t, rest, n);
     if (!f)
         return 0;
     uint64_t count = bf_field_count(f, obj);

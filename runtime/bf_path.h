@@ -23,6 +23,8 @@ typedef struct bf_found {
     const char *path;         /* where it was found ("chunks[2].body.count"): valid during the call */
 } bf_found;
 
+/* The field of `t` whose name is the `len` bytes at `name` (not terminated there), or NULL. */
+const bf_field_desc *bf_field_named(const bf_type_desc *t, const char *name, size_t len);
 typedef void (*bf_found_fn)(const bf_found *found, void *ctx);
 
 /* Walks `path` (field names separated by dots) from `obj`, a structure of `type`, through

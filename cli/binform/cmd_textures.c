@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bf_path.h"
 #include "commands.h"
 #include "document.h"
 #include "png_write.h"
@@ -24,19 +25,11 @@ typedef struct walk {
     char path[BF_PATH_MAX];
 } walk;
 
-static const bf_field_desc *field_named(const bf_type_desc *t, const char *name, size_t len)
-{
-    for (size_t i = 0; i < t->field_count; i++)
-        if (strlen(t->fields[i].name) == len && memcmp(t->fields[i].name, name, len) == 0)
-            return &t->fields[i];
-    return NULL;
-}
-
 /* A role that names a number: a single number field, or a named value. 0 when the name is
  * neither (bfgen checked it is one) or the value cannot be computed. */
 static int role_number(const walk *w, const bf_type_desc *t, const void *obj, const char *name, int64_t *out)
 {
-    const bf_field_desc *f = field_named(t, name, strlen(name));
+    const bf_field_desc *f = bf_field_named(t, name, strlen(name));
     if (f && f->kind == BF_FIELD_PRIM && bf_field_count(f, obj) >= 1) {
         *out = bf_prim_int(f->prim, bf_field_elem(f, obj, 0));
         return 1;
@@ -60,7 +53,7 @@ static const bf_field_desc *role_path(const bf_type_desc *t, const void *obj, co
 {
     for (;;) {
         const char *dot = strchr(path, '.');
-        const bf_field_desc *f = field_named(t, path, dot ? (size_t)(dot - path) : strlen(path));
+        const bf_field_desc *f = bf_field_named(t, path, dot ? (size_t)(dot - path) : strlen(path));
         if (!f || bf_field_count(f, obj) == 0)
             return NULL;
         if (!dot) {
@@ -89,7 +82,7 @@ static const char *image_codec(const walk *w, const bf_type_desc *t, const void 
     const bf_image_desc *im = t->image;
     if (im->codec)
         return im->codec;
-    const bf_field_desc *f = field_named(t, im->codec_by, strlen(im->codec_by));
+    const bf_field_desc *f = bf_field_named(t, im->codec_by, strlen(im->codec_by));
     int64_t v;
     if (!role_number(w, t, obj, im->codec_by, &v))
         return NULL;
